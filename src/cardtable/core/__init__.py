@@ -1,0 +1,37 @@
+"""The protocol every game implements, on the standard library alone."""
+
+from .conformance import ConformanceError, ConformanceReport, check_game, check_state
+from .errors import (
+    ActionCodeError,
+    CardtableError,
+    IllegalMoveError,
+    OptionError,
+    SerializationError,
+)
+from .game import JSON, Event, Game, GameState, Outcome, Result, require_keys
+from .options import RulesBase, check_bool, check_int, check_optional_int
+from .rng import Rng
+
+__all__ = [
+    "JSON",
+    "ActionCodeError",
+    "CardtableError",
+    "ConformanceError",
+    "ConformanceReport",
+    "Event",
+    "Game",
+    "GameState",
+    "IllegalMoveError",
+    "OptionError",
+    "Outcome",
+    "Result",
+    "Rng",
+    "RulesBase",
+    "SerializationError",
+    "check_bool",
+    "check_game",
+    "check_int",
+    "check_optional_int",
+    "check_state",
+    "require_keys",
+]

@@ -1,0 +1,84 @@
+"""A small seeded random generator owned by each state.
+
+SplitMix64 is used instead of :mod:`random` so that a game's deals depend only on
+its seed, never on the Python version, and so that copying or serializing the
+generator is copying one integer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableSequence
+from typing import TypeVar
+
+_MASK64 = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+
+T = TypeVar("T")
+
+
+class Rng:
+    """SplitMix64 generator with unbiased bounded integers and Fisher-Yates shuffles."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int = 0) -> None:
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise TypeError(f"seed must be an int, got {type(seed).__name__}")
+        self.state = seed & _MASK64
+
+    @classmethod
+    def from_state(cls, state: int) -> Rng:
+        rng = cls()
+        rng.state = state & _MASK64
+        return rng
+
+    def next64(self) -> int:
+        self.state = z = (self.state + _GOLDEN) & _MASK64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """Uniform integer in ``range(n)`` (Lemire's method, no modulo bias)."""
+        if n <= 0:
+            raise ValueError("below() needs a positive bound")
+        m = self.next64() * n
+        low = m & _MASK64
+        if low < n:
+            threshold = ((1 << 64) - n) % n
+            while low < threshold:
+                m = self.next64() * n
+                low = m & _MASK64
+        return m >> 64
+
+    def randint(self, low: int, high: int) -> int:
+        """Uniform integer in ``[low, high]``."""
+        return low + self.below(high - low + 1)
+
+    def random(self) -> float:
+        """Uniform float in ``[0, 1)`` with 53 random bits."""
+        return (self.next64() >> 11) * (1.0 / (1 << 53))
+
+    def choice(self, items: list[T] | tuple[T, ...]) -> T:
+        return items[self.below(len(items))]
+
+    def shuffle(self, items: MutableSequence[T]) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def spawn(self) -> Rng:
+        """An independent generator derived from this one (advances this one)."""
+        return Rng(self.next64())
+
+    def clone(self) -> Rng:
+        return Rng.from_state(self.state)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Rng) and other.state == self.state
+
+    def __hash__(self) -> int:
+        return hash(self.state)
+
+    def __repr__(self) -> str:
+        return f"Rng.from_state({self.state:#x})"
