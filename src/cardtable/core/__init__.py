@@ -8,7 +8,7 @@ from .errors import (
     OptionError,
     SerializationError,
 )
-from .game import JSON, Event, Game, GameState, Outcome, Result, require_keys
+from .game import JSON, Event, Game, GameState, Outcome, Result, RoundResult, require_keys
 from .options import RulesBase, check_bool, check_int, check_optional_int
 from .rng import Rng
 
@@ -25,6 +25,7 @@ __all__ = [
     "OptionError",
     "Outcome",
     "Result",
+    "RoundResult",
     "Rng",
     "RulesBase",
     "SerializationError",

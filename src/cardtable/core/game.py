@@ -65,6 +65,24 @@ class Result:
         return {"winners": list(self.winners), "scores": list(self.scores), "blocked": self.blocked}
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class RoundResult:
+    """One finished round: points each seat scored in it, its winners, and its length."""
+
+    points: tuple[int, ...]
+    winners: tuple[int, ...]
+    turns: int
+    blocked: bool = False
+
+    def to_json(self) -> JSON:
+        return {
+            "points": list(self.points),
+            "winners": list(self.winners),
+            "turns": self.turns,
+            "blocked": self.blocked,
+        }
+
+
 class Game(ABC, Generic[MoveT]):
     """A game's static description: rules type, action encoding, constructors."""
 
@@ -186,6 +204,10 @@ class GameState(ABC, Generic[MoveT]):
     @abstractmethod
     def result(self) -> Result | None:
         """The result once the game is over, else None."""
+
+    @abstractmethod
+    def rounds(self) -> list[RoundResult]:
+        """The finished rounds so far, oldest first (public information)."""
 
     # --- copies and snapshots ---------------------------------------------
     @abstractmethod
