@@ -1,0 +1,453 @@
+"""A Skyjo position and the rules that move it on.
+
+The grid of every seat lives in one flat list ``cards`` (12 entries per seat)
+plus two bitmasks per seat: ``present`` (positions still holding a card; a
+removed column or row clears its bits) and ``down`` (positions still face down).
+Piles are lists with their top at the end. The card a player holds after
+drawing or taking the discard is ``hand``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, ClassVar, Self
+
+from ..core import JSON, Event, Game, GameState, Outcome, Result, Rng, RoundResult
+from . import cards as layout
+from .events import (
+    CardRevealed,
+    ColumnRemoved,
+    Discarded,
+    Drew,
+    Exchanged,
+    FinalTurns,
+    GameEnded,
+    Reshuffled,
+    RoundDealt,
+    RoundEnded,
+    RowRemoved,
+    StarterChosen,
+    TookDiscard,
+)
+from .moves import (
+    DISCARD_AND_REVEAL,
+    DRAW,
+    EXCHANGE,
+    MOVES,
+    REVEAL,
+    TAKE_DISCARD,
+    DiscardAndReveal,
+    DrawFromDeck,
+    Exchange,
+    Move,
+    Reveal,
+    TakeDiscard,
+)
+from .rules import SkyjoRules
+
+SETUP, TURN, DRAWN, TAKEN, OVER = range(5)
+PHASES = ("setup", "turn", "drawn", "taken", "over")
+
+SLOTS = layout.SLOTS
+_COLUMN_MASKS = layout.COLUMN_MASKS
+_ROW_MASKS = layout.ROW_MASKS
+
+# Legal action codes per bitmask, precomputed so legal_actions() is a lookup.
+_EXCHANGES: tuple[list[int], ...] = tuple(
+    [EXCHANGE + p for p in ps] for ps in layout.MASK_POSITIONS
+)
+_REVEALS: tuple[list[int], ...] = tuple([REVEAL + p for p in ps] for ps in layout.MASK_POSITIONS)
+_DISCARD_REVEALS: tuple[list[int], ...] = tuple(
+    [DISCARD_AND_REVEAL + p for p in ps] for ps in layout.MASK_POSITIONS
+)
+_TURN_ACTIONS = (DRAW, TAKE_DISCARD)
+
+
+class SkyjoState(GameState[Move]):
+    """One Skyjo position. Build it with ``GAME.new_state(rules, seed)``."""
+
+    game: ClassVar[Game[Any]]
+
+    rules: SkyjoRules
+    rng: Rng
+    n: int
+    round: int
+    phase: int
+    player: int
+    starter: int | None
+    closer: int | None
+    cards: list[int]
+    present: list[int]
+    down: list[int]
+    draw: list[int]
+    discard: list[int]
+    hand: int | None
+    totals: list[int]
+    finished: list[RoundResult]
+    closers: list[int]
+    doubled: list[bool]
+    turns: int
+    reshuffled: bool
+    _rows: bool
+
+    # --- construction -----------------------------------------------------
+    @classmethod
+    def new(cls, rules: SkyjoRules, seed: int) -> Self:
+        state = cls.__new__(cls)
+        state.rules = rules
+        state.seed = seed
+        state.history = []
+        state.rng = Rng(seed)
+        state.n = rules.players
+        state._rows = rules.rows_rule
+        state.round = 0
+        state.starter = None
+        state.closer = None
+        state.totals = [0] * rules.players
+        state.finished = []
+        state.closers = []
+        state.doubled = []
+        state._deal([])
+        return state
+
+    def _deal(self, events: list[Event]) -> None:
+        """Shuffle the whole deck and deal a new round (set-up phase, seat 0 first)."""
+        n = self.n
+        deck = layout.new_deck()
+        self.rng.shuffle(deck)
+        dealt = SLOTS * n
+        self.cards = deck[:dealt]
+        self.discard = [deck[dealt]]
+        self.draw = deck[dealt + 1 :]
+        self.present = [layout.FULL] * n
+        self.down = [layout.FULL] * n
+        self.hand = None
+        self.round += 1
+        self.phase = SETUP
+        self.player = 0
+        self.closer = None
+        self.turns = 0
+        self.reshuffled = False
+        events.append(RoundDealt(self.round, deck[dealt], len(self.draw)))
+
+    # --- protocol: turn and moves --------------------------------------------
+    @property
+    def num_players(self) -> int:
+        return self.n
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self.phase == OVER else self.player
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def legal_actions(self) -> list[int]:
+        phase = self.phase
+        if phase == TURN:
+            return list(_TURN_ACTIONS)
+        seat = self.player
+        if phase == DRAWN:
+            return _EXCHANGES[self.present[seat]] + _DISCARD_REVEALS[self.down[seat]]
+        if phase == TAKEN:
+            return _EXCHANGES[self.present[seat]][:]
+        if phase == SETUP:
+            return _REVEALS[self.down[seat]][:]
+        return []
+
+    def explain_illegal(self, move: Move) -> str:
+        phase = self.phase
+        if phase == OVER:
+            return "the game is over"
+        seat = self.player
+        pos = getattr(move, "pos", None)
+        if isinstance(pos, int) and 0 <= pos < SLOTS:
+            where = f"position {pos} ({layout.position_name(pos)})"
+            if not self.present[seat] >> pos & 1:
+                return f"{where} is empty: its cards were removed"
+            if isinstance(move, Reveal | DiscardAndReveal) and not self.down[seat] >> pos & 1:
+                return f"{where} is already face up"
+        if phase == SETUP:
+            if not isinstance(move, Reveal):
+                return "the round has not started: each player first turns two cards face up"
+        elif phase == TURN:
+            if isinstance(move, Reveal):
+                return "cards are turned up freely only at set-up; draw or take the discard first"
+            if not isinstance(move, DrawFromDeck | TakeDiscard):
+                return "first draw from the draw pile or take the top of the discard pile"
+        elif phase == DRAWN:
+            if isinstance(move, DrawFromDeck | TakeDiscard):
+                return "you already hold the drawn card: exchange it, or discard it and reveal"
+            if isinstance(move, Reveal):
+                return "to turn a card up now, discard the drawn card (discard and reveal)"
+        elif phase == TAKEN and not isinstance(move, Exchange):
+            return "you must exchange the card taken from the discard pile"
+        return f"{move} is not legal now"
+
+    def _apply(self, action: int) -> Outcome[Move]:
+        seat = self.player
+        events: list[Event] = []
+        self.history.append(action)
+        if action >= DISCARD_AND_REVEAL:
+            card = self.hand
+            assert card is not None
+            self.hand = None
+            self.discard.append(card)
+            events.append(Discarded(seat, card))
+            self._reveal(seat, action - DISCARD_AND_REVEAL, events)
+            self._end_turn(seat, events)
+        elif action >= REVEAL:
+            self._reveal(seat, action - REVEAL, events)
+            if self.down[seat].bit_count() == SLOTS - 2:
+                if seat + 1 < self.n:
+                    self.player = seat + 1
+                else:
+                    self._choose_starter(events)
+        elif action >= EXCHANGE:
+            self._exchange(seat, action - EXCHANGE, events)
+            self._end_turn(seat, events)
+        elif action == DRAW:
+            if not self.draw:
+                self._reshuffle(events)
+            card = self.draw.pop()
+            self.hand = card
+            self.phase = DRAWN
+            events.append(Drew(seat, card))
+        else:
+            card = self.discard.pop()
+            self.hand = card
+            self.phase = TAKEN
+            events.append(TookDiscard(seat, card))
+        return Outcome(seat, MOVES[action], action, tuple(events))
+
+    # --- the rules ------------------------------------------------------------
+    def _reveal(self, seat: int, pos: int, events: list[Event]) -> None:
+        self.down[seat] &= ~(1 << pos)
+        events.append(CardRevealed(seat, pos, self.cards[seat * SLOTS + pos]))
+        self._check_lines(seat, pos, events)
+
+    def _exchange(self, seat: int, pos: int, events: list[Event]) -> None:
+        card = self.hand
+        assert card is not None
+        index = seat * SLOTS + pos
+        replaced = self.cards[index]
+        was_up = not self.down[seat] >> pos & 1
+        self.cards[index] = card
+        self.down[seat] &= ~(1 << pos)
+        self.hand = None
+        self.discard.append(replaced)
+        events.append(Exchanged(seat, pos, card, replaced, was_up))
+        self._check_lines(seat, pos, events)
+
+    def _check_lines(self, seat: int, pos: int, events: list[Event]) -> None:
+        """Apply the column rule (and the rows option) to the lines through ``pos``."""
+        self._check_column(seat, pos % layout.COLS, events)
+        if self._rows:
+            self._check_row(seat, pos // layout.COLS, events)
+
+    def _check_column(self, seat: int, col: int, events: list[Event]) -> None:
+        mask = _COLUMN_MASKS[col]
+        present = self.present[seat]
+        if present & mask != mask or self.down[seat] & mask:
+            return
+        cards = self.cards
+        base = seat * SLOTS + col
+        top, middle, bottom = cards[base], cards[base + layout.COLS], cards[base + 2 * layout.COLS]
+        if top == middle == bottom:
+            self.discard += (top, middle, bottom)
+            self.present[seat] = present & ~mask
+            events.append(ColumnRemoved(seat, col, top))
+
+    def _check_row(self, seat: int, row: int, events: list[Event]) -> None:
+        mask = _ROW_MASKS[row]
+        present = self.present[seat]
+        if present & mask != mask or self.down[seat] & mask:
+            return
+        base = seat * SLOTS + row * layout.COLS
+        line = self.cards[base : base + layout.COLS]
+        if line.count(line[0]) == layout.COLS:
+            self.discard += line
+            self.present[seat] = present & ~mask
+            events.append(RowRemoved(seat, row, line[0]))
+
+    def _reshuffle(self, events: list[Event]) -> None:
+        """Keep the top discard; the rest of the discard pile, shuffled, is the new draw pile."""
+        pile = self.discard[:-1]
+        self.discard = self.discard[-1:]
+        self.rng.shuffle(pile)
+        self.draw = pile
+        self.reshuffled = True
+        events.append(Reshuffled(len(pile)))
+
+    def face_up_sum(self, seat: int) -> int:
+        """Sum of the face-up cards of ``seat``."""
+        base = seat * SLOTS
+        cards = self.cards
+        up = self.present[seat] & ~self.down[seat]
+        return sum(cards[base + p] for p in layout.MASK_POSITIONS[up])
+
+    def grid_sum(self, seat: int) -> int:
+        """Sum of every card still in the grid of ``seat``, face up or down."""
+        base = seat * SLOTS
+        cards = self.cards
+        return sum(cards[base + p] for p in layout.MASK_POSITIONS[self.present[seat]])
+
+    def _choose_starter(self, events: list[Event]) -> None:
+        n = self.n
+        sums = tuple(self.face_up_sum(seat) for seat in range(n))
+        if self.rules.closer_starts_next and self.closers:
+            starter = self.closers[-1]
+            reason = "ended the previous round"
+        else:
+            first = 0 if self.starter is None else (self.starter + 1) % n
+            starter = self._first_best(sums, first, max(sums))
+            reason = "highest sum of the face-up cards"
+        self.starter = starter
+        self.player = starter
+        self.phase = TURN
+        events.append(StarterChosen(starter, sums, reason))
+
+    def _first_best(self, sums: tuple[int, ...], first: int, best: int) -> int:
+        n = self.n
+        for i in range(n):
+            seat = (first + i) % n
+            if sums[seat] == best:
+                return seat
+        raise AssertionError("no seat has the best sum")
+
+    def _end_turn(self, seat: int, events: list[Event]) -> None:
+        self.turns += 1
+        if self.closer is None and not self.down[seat]:
+            self.closer = seat
+            events.append(FinalTurns(seat))
+        following = seat + 1
+        if following == self.n:
+            following = 0
+        if following == self.closer:
+            self._end_round(events)
+        else:
+            self.player = following
+            self.phase = TURN
+
+    def _end_round(self, events: list[Event]) -> None:
+        n = self.n
+        closer = self.closer
+        assert closer is not None
+        for seat in range(n):
+            hidden = self.down[seat] & self.present[seat]
+            for pos in layout.MASK_POSITIONS[hidden]:
+                self.down[seat] &= ~(1 << pos)
+                events.append(CardRevealed(seat, pos, self.cards[seat * SLOTS + pos]))
+            self.down[seat] = 0
+            for col in range(layout.COLS):
+                self._check_column(seat, col, events)
+            if self._rows:
+                for row in range(layout.ROWS):
+                    self._check_row(seat, row, events)
+        raw = [self.grid_sum(seat) for seat in range(n)]
+        points = raw[:]
+        others = min(raw[seat] for seat in range(n) if seat != closer)
+        doubled = self.rules.closer_doubling and raw[closer] > 0 and raw[closer] >= others
+        if doubled:
+            points[closer] *= 2
+        for seat in range(n):
+            self.totals[seat] += points[seat]
+        low = min(points)
+        self.finished.append(
+            RoundResult(
+                tuple(points),
+                tuple(seat for seat in range(n) if points[seat] == low),
+                self.turns,
+            )
+        )
+        self.closers.append(closer)
+        self.doubled.append(doubled)
+        totals = tuple(self.totals)
+        events.append(RoundEnded(self.round, closer, tuple(points), totals, doubled))
+        if max(totals) >= self.rules.end_score:
+            self.phase = OVER
+            result = self.result()
+            assert result is not None
+            events.append(GameEnded(result.winners, totals))
+        else:
+            self._deal(events)
+
+    # --- protocol: end ------------------------------------------------------
+    def result(self) -> Result | None:
+        if self.phase != OVER:
+            return None
+        low = min(self.totals)
+        winners = tuple(seat for seat in range(self.n) if self.totals[seat] == low)
+        return Result(winners, tuple(self.totals))
+
+    def rounds(self) -> list[RoundResult]:
+        return list(self.finished)
+
+    # --- copies, snapshots, views -----------------------------------------------
+    def clone(self) -> Self:
+        other = self.__class__.__new__(self.__class__)
+        other.__dict__.update(self.__dict__)
+        other.history = self.history[:]
+        other.rng = self.rng.clone()
+        other.cards = self.cards[:]
+        other.present = self.present[:]
+        other.down = self.down[:]
+        other.draw = self.draw[:]
+        other.discard = self.discard[:]
+        other.totals = self.totals[:]
+        other.finished = self.finished[:]
+        other.closers = self.closers[:]
+        other.doubled = self.doubled[:]
+        return other
+
+    def to_json(self) -> JSON:
+        from .snapshot import state_to_json
+
+        return state_to_json(self)
+
+    def view(self, seat: int | None) -> JSON:
+        from .view import seat_view
+
+        return seat_view(self, seat)
+
+    def determinize(self, seat: int | None, rng: Rng) -> Self:
+        """Re-deal what nobody can see: face-down cards and the draw order.
+
+        Face-down cards are unknown to every seat, their owner included. Before a
+        reshuffle in this round the face-down cards and the draw pile come from
+        one unknown pool and are re-dealt together; after a reshuffle the draw
+        pile is made of known discards, so its cards are only re-ordered and the
+        face-down cards are re-dealt among themselves. The future (next deals)
+        is re-seeded from ``rng``.
+        """
+        other = self.clone()
+        other.rng = Rng(rng.next64())
+        if self.phase == OVER:
+            return other
+        slots = [
+            seat_ * SLOTS + pos
+            for seat_ in range(self.n)
+            for pos in layout.MASK_POSITIONS[self.down[seat_] & self.present[seat_]]
+        ]
+        hidden = [other.cards[index] for index in slots]
+        if self.reshuffled:
+            rng.shuffle(hidden)
+            rng.shuffle(other.draw)
+        else:
+            hidden += other.draw
+            rng.shuffle(hidden)
+            other.draw = hidden[len(slots) :]
+        for index, card in zip(slots, hidden, strict=False):
+            other.cards[index] = card
+        return other
+
+    def census(self) -> Counter[int]:
+        count: Counter[int] = Counter(self.draw)
+        count.update(self.discard)
+        if self.hand is not None:
+            count[self.hand] += 1
+        for seat in range(self.n):
+            base = seat * SLOTS
+            count.update(self.cards[base + p] for p in layout.MASK_POSITIONS[self.present[seat]])
+        return count
