@@ -1,0 +1,239 @@
+"""The ``cardtable`` command: tournaments, benchmarks, rules options and a demonstration.
+
+Every user mistake (bad option, unknown bot, flag the game lacks) ends with a one-line
+message on stderr and exit status 2, like argparse's own errors; never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .bots import bot_names
+from .core import Game, OptionError, RulesBase
+from .games import game_names, get_game
+from .sim.bench import run_bench
+from .sim.options_doc import describe_options
+from .sim.tournament import run_tournament
+
+USAGE_ERROR = 2
+
+# Shortcut flags and the rules fields they set, first match wins: ``--target`` is
+# Skip-Bo's ``target`` and Skyjo's ``end_score``.
+FLAG_FIELDS: dict[str, tuple[str, ...]] = {
+    "players": ("players",),
+    "stock": ("stock_size",),
+    "teams": ("teams",),
+    "rounds": ("rounds",),
+    "target": ("target", "end_score"),
+}
+
+
+class UsageError(Exception):
+    """A mistake in the command line; the message is shown as is."""
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be positive, got {value}")
+    return value
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="cardtable", description="Rules engines, bots and tournaments for Skip-Bo and Skyjo."
+    )
+    parser.add_argument("--version", action="version", version=f"cardtable {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    sim = commands.add_parser("sim", help="play a seeded tournament between bots")
+    sim.add_argument("game", metavar="GAME", choices=game_names(), help=", ".join(game_names()))
+    _add_rules_flags(sim)
+    sim.add_argument("--games", type=_positive_int, default=100, help="games to play (100)")
+    sim.add_argument(
+        "--bots", default="random", help="comma-separated bot names, dealt round the seats"
+    )
+    sim.add_argument("--seed", type=int, default=0, help="tournament seed (0)")
+    sim.add_argument("--json", type=Path, metavar="FILE", help="also write the result as JSON")
+
+    bench = commands.add_parser("bench", help="measure engine throughput on one core")
+    bench.add_argument("game", metavar="GAME", choices=game_names(), help=", ".join(game_names()))
+    _add_rules_flags(bench)
+    bench.add_argument("--seconds", type=_positive_float, default=5.0, help="total time budget (5)")
+    bench.add_argument(
+        "--games", type=_positive_int, help="play exactly this many games per measurement"
+    )
+    bench.add_argument("--json", type=Path, metavar="FILE", help="also write the figures as JSON")
+
+    commands.add_parser("demo", help="short demonstration tournaments of both games")
+
+    rules = commands.add_parser("rules", help="list a game's rules options and defaults")
+    rules.add_argument("game", metavar="GAME", choices=game_names(), help=", ".join(game_names()))
+    return parser
+
+
+def _add_rules_flags(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("rules options")
+    group.add_argument("--players", type=int, help="number of seats")
+    group.add_argument("--stock", type=int, help="Skip-Bo stock pile size (stock_size)")
+    group.add_argument("--teams", action="store_true", help="Skip-Bo team play")
+    group.add_argument("--rounds", action="store_true", help="Skip-Bo multi-round scoring")
+    group.add_argument(
+        "--target", type=int, help="score that ends the game (Skip-Bo target, Skyjo end_score)"
+    )
+    group.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="any rules option; VALUE is read as JSON (true, 3, null), else as text",
+    )
+
+
+def _load_game(name: str) -> Game[Any]:
+    try:
+        return get_game(name)
+    except ModuleNotFoundError as error:
+        raise UsageError(f"the {name} engine is not available ({error})") from error
+
+
+def build_rules(game: Game[Any], args: argparse.Namespace) -> RulesBase:
+    """The rules object described by the shortcut flags and ``--option`` pairs."""
+    fields = [field.name for field in dataclasses.fields(game.rules_type)]
+    options: dict[str, object] = {}
+    for flag, candidates in FLAG_FIELDS.items():
+        value = getattr(args, flag)
+        if value is None or value is False:  # flag not given
+            continue
+        field = next((name for name in candidates if name in fields), None)
+        if field is None:
+            raise UsageError(
+                f"--{flag} does not apply to {game.title}: its rules have no "
+                f"{' or '.join(candidates)} option (see `cardtable rules {game.name}`)"
+            )
+        options[field] = value
+    for pair in args.option:
+        key, equals, text = pair.partition("=")
+        if not equals or not key:
+            raise UsageError(f"--option needs KEY=VALUE, got {pair!r}")
+        if key in options:
+            raise UsageError(f"option {key!r} given twice")
+        try:
+            options[key] = json.loads(text)
+        except json.JSONDecodeError:
+            options[key] = text
+    try:
+        return game.rules_from_json(options)
+    except OptionError as error:
+        raise UsageError(str(error)) from error
+
+
+def _check_bots(game: Game[Any], names: Sequence[str]) -> None:
+    known = bot_names(game.name)
+    for name in names:
+        if name not in known:
+            raise UsageError(f"unknown bot {name!r} for {game.name}; known: {', '.join(known)}")
+
+
+def _defaults(game: Game[Any]) -> dict[str, Any]:
+    return {option.name: option.default for option in describe_options(game.rules_type)}
+
+
+def _console() -> Any:
+    from rich.console import Console  # only the printing commands need rich
+
+    return Console(highlight=False)
+
+
+def _write_json(path: Path, data: dict[str, Any]) -> None:
+    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+
+
+def _sim(args: argparse.Namespace) -> None:
+    from .sim.report import print_tournament
+
+    game = _load_game(args.game)
+    rules = build_rules(game, args)
+    names = [name.strip() for name in args.bots.split(",")]
+    if not all(names):
+        raise UsageError(f"--bots needs comma-separated names, got {args.bots!r}")
+    _check_bots(game, names)
+    result = run_tournament(game, rules, names, args.games, args.seed)
+    print_tournament(_console(), game.title, result, _defaults(game))
+    if args.json is not None:
+        _write_json(args.json, result.to_json())
+
+
+def _bench(args: argparse.Namespace) -> None:
+    from .sim.report import print_bench
+
+    game = _load_game(args.game)
+    rules = build_rules(game, args)
+    report = run_bench(game, rules, seconds=args.seconds, games=args.games)
+    print_bench(_console(), f"{game.title} benchmark", report, _defaults(game))
+    if args.json is not None:
+        _write_json(args.json, report.to_json())
+
+
+def _demo(args: argparse.Namespace) -> None:
+    from .sim.report import print_tournament
+
+    console = _console()
+    console.print("The web table (`cardtable serve`) is coming; until then, two short tournaments.")
+    demos = [
+        ("skipbo", {"players": 4, "teams": True}, ["greedy", "random"]),
+        ("skyjo", {"players": 4}, ["greedy", "random"]),
+    ]
+    for name, options, wanted in demos:
+        game = _load_game(name)
+        # Before a game's greedy bot exists the demo still runs, with random bots.
+        names = [bot if bot in bot_names(name) else "random" for bot in wanted]
+        result = run_tournament(game, game.rules_from_json(options), names, 50, seed=0)
+        console.print()
+        print_tournament(console, game.title, result, _defaults(game))
+
+
+def _rules(args: argparse.Namespace) -> None:
+    from .sim.report import print_rules
+
+    game = _load_game(args.game)
+    rows = [
+        (option.name, option.type, json.dumps(option.default), option.meaning)
+        for option in describe_options(game.rules_type)
+    ]
+    print_rules(_console(), game.title, rows)
+
+
+COMMANDS = {"sim": _sim, "bench": _bench, "demo": _demo, "rules": _rules}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:  # --help, --version and argparse's own usage errors
+        return exit_.code if isinstance(exit_.code, int) else USAGE_ERROR
+    try:
+        COMMANDS[args.command](args)
+    except UsageError as error:
+        print(f"cardtable {args.command}: error: {error}", file=sys.stderr)
+        return USAGE_ERROR
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,105 @@
+"""Rich tables for tournament and benchmark results; the only sim module that imports rich."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from .bench import BenchReport
+from .stats import Estimate
+from .tournament import TournamentResult
+
+
+def _percent(value: float) -> str:
+    return f"{100 * value:.1f}%"
+
+
+def _plus_minus(value: Estimate) -> str:
+    return f"{value.mean:.2f} ± {value.stderr:.2f}"
+
+
+def rules_summary(rules: dict[str, Any], defaults: dict[str, Any]) -> str:
+    """The options that differ from the defaults, as ``name=value``; short to read."""
+    changed = [f"{k}={_json_word(v)}" for k, v in rules.items() if defaults.get(k, v) != v]
+    return ", ".join(changed) if changed else "defaults"
+
+
+def _json_word(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def print_tournament(
+    console: Console, title: str, result: TournamentResult, defaults: dict[str, Any]
+) -> None:
+    console.print(
+        f"[bold]{title}[/bold]: {result.games} games, seed {result.seed}, "
+        f"seats {', '.join(result.seat_bots)}"
+    )
+    console.print(f"Rules: {rules_summary(result.rules, defaults)}")
+    table = Table(title=None)
+    table.add_column("Bot")
+    table.add_column("Seats")
+    table.add_column("Wins", justify="right")
+    table.add_column("Win rate", justify="right")
+    table.add_column("95% CI", justify="right")
+    table.add_column("Points/round ± se", justify="right")
+    for bot in result.bots:
+        table.add_row(
+            bot.name,
+            ",".join(map(str, bot.seats)),
+            f"{bot.wins}/{bot.games}",
+            _percent(bot.win_rate.estimate),
+            f"{_percent(bot.win_rate.low)}-{_percent(bot.win_rate.high)}",
+            _plus_minus(bot.points_per_round),
+        )
+    console.print(table)
+    seats = ", ".join(f"{seat}: {wins}" for seat, wins in enumerate(result.wins_per_seat))
+    console.print(f"Wins per seat: {seats}")
+    console.print(
+        f"Average game length: {result.moves.mean:.1f} moves, {result.turns.mean:.1f} turns"
+    )
+    console.print(
+        f"Average rounds per game: {result.rounds.mean:.2f}; "
+        f"blocked games: {result.blocked} of {result.games}"
+    )
+
+
+def print_bench(
+    console: Console, title: str, report: BenchReport, defaults: dict[str, Any]
+) -> None:
+    console.print(f"[bold]{title}[/bold] on one core, Python {report.python}")
+    console.print(f"Rules: {rules_summary(report.rules, defaults)}")
+    table = Table()
+    table.add_column("Measurement")
+    table.add_column("Count", justify="right")
+    table.add_column("Seconds", justify="right")
+    table.add_column("Per second", justify="right")
+    table.add_column("Games/s", justify="right")
+    for row in report.rows:
+        games = row.games_per_second
+        table.add_row(
+            row.name,
+            f"{row.count:,} {row.unit}",
+            f"{row.seconds:.2f}",
+            f"{row.per_second:,.0f}",
+            "" if games is None else f"{games:,.1f}",
+        )
+    console.print(table)
+
+
+def print_rules(console: Console, title: str, options: list[tuple[str, str, str, str]]) -> None:
+    """``options`` rows are (name, type, default, description)."""
+    table = Table(title=f"{title} rules options")
+    table.add_column("Option")
+    table.add_column("Type")
+    table.add_column("Default")
+    table.add_column("Meaning")
+    for row in options:
+        table.add_row(*row)
+    console.print(table)
