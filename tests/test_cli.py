@@ -9,7 +9,6 @@ from cardtable.cli import main
 from cardtable.games import get_game
 from cardtable.sim import run_tournament
 
-
 # TEMPORARY until the Skip-Bo greedy bot lands; removed once it has.
 needs_skipbo_greedy = pytest.mark.skipif(
     "greedy" not in bot_names("skipbo"), reason="Skip-Bo greedy bot not landed yet"
