@@ -37,6 +37,7 @@ class GoldenCase:
         return f"{self.game}_{self.name}.txt"
 
 
+# Seeds are chosen so that each transcript exercises its case's special rules.
 CASES: tuple[GoldenCase, ...] = (
     GoldenCase(
         "skipbo", "2p_stock5_random_greedy", {"players": 2, "stock_size": 5}, 101,
@@ -52,12 +53,12 @@ CASES: tuple[GoldenCase, ...] = (
         ("greedy",), "multi-round scoring to 100",
     ),
     GoldenCase(
-        "skyjo", "3p_greedy_random", {"players": 3}, 104,
-        ("greedy", "random"), "three players, greedy and random",
+        "skyjo", "3p_greedy_random", {"players": 3}, 111,
+        ("greedy", "random"), "three players, greedy and random; columns leave the grid",
     ),
     GoldenCase(
-        "skyjo", "2p_rows_rule_greedy", {"players": 2, "rows_rule": True}, 105,
-        ("greedy",), "the optional rows rule",
+        "skyjo", "2p_rows_rule_greedy", {"players": 2, "rows_rule": True}, 110,
+        ("greedy",), "the optional rows rule; a row and a column leave the grid",
     ),
 )  # fmt: skip
 
