@@ -7,10 +7,11 @@ message on stderr and exit status 2, like argparse's own errors; never a traceba
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -159,6 +160,20 @@ def _console() -> Any:
     return Console(highlight=False)
 
 
+@contextlib.contextmanager
+def _progress_bar(label: str, total: int) -> Iterator[Callable[[int], None] | None]:
+    """A transient progress bar on stderr, only when a person is watching it."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda done: bar.update(task, completed=done)
+
+
 def _write_json(path: Path, data: dict[str, Any]) -> None:
     path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
 
@@ -172,7 +187,8 @@ def _sim(args: argparse.Namespace) -> None:
     if not all(names):
         raise UsageError(f"--bots needs comma-separated names, got {args.bots!r}")
     _check_bots(game, names)
-    result = run_tournament(game, rules, names, args.games, args.seed)
+    with _progress_bar(f"{game.title}: playing", args.games) as progress:
+        result = run_tournament(game, rules, names, args.games, args.seed, progress=progress)
     print_tournament(_console(), game.title, result, _defaults(game))
     if args.json is not None:
         _write_json(args.json, result.to_json())
