@@ -223,12 +223,18 @@ def _demo(args: argparse.Namespace) -> None:
         print_tournament(console, game.title, result, _defaults(game))
 
 
+def _default_text(default: object) -> str:
+    if default is dataclasses.MISSING:
+        return "(required)"
+    return json.dumps(default, default=str)
+
+
 def _rules(args: argparse.Namespace) -> None:
     from .sim.report import print_rules
 
     game = _load_game(args.game)
     rows = [
-        (option.name, option.type, json.dumps(option.default), option.meaning)
+        (option.name, option.type, _default_text(option.default), option.meaning)
         for option in describe_options(game.rules_type)
     ]
     print_rules(_console(), game.title, rows)

@@ -64,6 +64,14 @@ def _docstring_bullets(cls: type) -> dict[str, str]:
     return docs
 
 
+def _type_name(annotation: object) -> str:
+    if isinstance(annotation, str):  # modules with ``from __future__ import annotations``
+        return annotation
+    if isinstance(annotation, type):
+        return annotation.__name__
+    return str(annotation).replace("typing.", "")
+
+
 def describe_options(rules_type: type[RulesBase]) -> list[OptionDoc]:
     """Every option of ``rules_type`` in declaration order."""
     meanings = {**_docstring_bullets(rules_type), **_attribute_docstrings(rules_type)}
@@ -75,8 +83,7 @@ def describe_options(rules_type: type[RulesBase]) -> list[OptionDoc]:
             default = field.default_factory()
         else:
             default = dataclasses.MISSING
-        type_name = (
-            field.type if isinstance(field.type, str) else getattr(field.type, "__name__", "")
+        options.append(
+            OptionDoc(field.name, _type_name(field.type), default, meanings.get(field.name, ""))
         )
-        options.append(OptionDoc(field.name, str(type_name), default, meanings.get(field.name, "")))
     return options
