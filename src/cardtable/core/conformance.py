@@ -60,6 +60,8 @@ def check_state(state: GameState[Any], where: str, rng: Rng, deep: bool = True) 
         _fail(where, "result() must be set exactly when the game is over")
     if state.is_over != (state.current_player is None):
         _fail(where, "current_player must be None exactly when the game is over")
+    if [a for a in range(game.num_actions) if state.is_legal_action(a)] != legal:
+        _fail(where, "is_legal_action disagrees with legal_actions")
     for action, move in zip(legal, state.legal_moves(), strict=True):
         if game.encode(move) != action or game.decode(action) != move:
             _fail(where, f"encode/decode round trip broken for action {action}")

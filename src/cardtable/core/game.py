@@ -172,12 +172,16 @@ class GameState(ABC, Generic[MoveT]):
             mask[action] = 1
         return mask
 
+    def is_legal_action(self, action: int) -> bool:
+        """Whether the (in-range) action code is legal now; games override it with a cheap test."""
+        return action in self.legal_actions()
+
     def is_legal(self, move: MoveT) -> bool:
         try:
             action = self.game.encode(move)
         except ActionCodeError:
             return False
-        return action in self.legal_actions()
+        return self.is_legal_action(action)
 
     def apply(self, move: MoveT) -> Outcome[MoveT]:
         """Play ``move``; raise :class:`IllegalMoveError` (state unchanged) if it is illegal."""
@@ -185,14 +189,14 @@ class GameState(ABC, Generic[MoveT]):
             action = self.game.encode(move)
         except ActionCodeError as error:
             raise IllegalMoveError(f"not a move of {self.game.title}: {move!r}") from error
-        if action not in self.legal_actions():
+        if not self.is_legal_action(action):
             raise IllegalMoveError(self.explain_illegal(move))
         return self._apply(action)
 
     def apply_action(self, action: int) -> Outcome[MoveT]:
         """Play the move with this action code; illegal codes raise and change nothing."""
         self.game.check_action(action)
-        if action not in self.legal_actions():
+        if not self.is_legal_action(action):
             raise IllegalMoveError(self.explain_illegal(self.game.decode(action)))
         return self._apply(action)
 

@@ -1,0 +1,97 @@
+"""What happened after a Skip-Bo move. Events carry public information only:
+a draw says how many cards, never which."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ..core import Event
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RoundDealt(Event):
+    round: int
+    starter: int
+    stock_tops: tuple[int, ...]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TurnStarted(Event):
+    seat: int
+    turn: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Drew(Event):
+    seat: int
+    count: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Reshuffled(Event):
+    """The completed building piles became the new draw pile."""
+
+    count: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Built(Event):
+    """A card went onto a building pile, where it counts as ``value``."""
+
+    seat: int
+    source: str  # "hand", "stock" or "discard"
+    owner: int  # whose stock or discard pile it came from
+    card: int
+    pile: int
+    value: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class PileCompleted(Event):
+    pile: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class StockRevealed(Event):
+    """The next stock card of ``owner`` was turned face up."""
+
+    owner: int
+    card: int
+    remaining: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class StockEmptied(Event):
+    owner: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Discarded(Event):
+    seat: int
+    owner: int
+    card: int
+    discard: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TurnPassed(Event):
+    """The turn ended without a discard: the hand was empty and nothing was left to draw."""
+
+    seat: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RoundEnded(Event):
+    round: int
+    winners: tuple[int, ...]
+    points: tuple[int, ...]
+    scores: tuple[int, ...]
+    blocked: bool
+    reason: str  # "stock emptied", "no progress" or "turn limit"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameEnded(Event):
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+    blocked: bool

@@ -1,0 +1,80 @@
+"""Skip-Bo rules options, validated on construction (see docs/rules/skipbo.md)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import ClassVar
+
+from ..core import OptionError, RulesBase, check_bool, check_int, check_optional_int
+from .cards import DECK_SIZE, HAND_SIZE
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 6
+MIN_STOCK = 5
+MAX_STOCK = 30
+
+
+def default_stock(players: int) -> int:
+    """30 cards each for 2 to 4 players, 20 for 5 or 6 (all four sheets agree)."""
+    return 30 if players <= 4 else 20
+
+
+def max_stock(players: int) -> int:
+    """The largest stock that still leaves every player a first hand of five."""
+    return min(MAX_STOCK, (DECK_SIZE - HAND_SIZE * players) // players)
+
+
+@dataclasses.dataclass(frozen=True)
+class SkipBoRules(RulesBase):
+    """Options of a Skip-Bo game. Defaults follow the rule sheets."""
+
+    game: ClassVar[str] = "skipbo"
+
+    players: int = 2
+    stock_size: int | None = None
+    """Cards in each stock pile; None means 30 for 2-4 players and 20 for 5-6."""
+    teams: bool = False
+    """Team play: 4 or 6 players, partners sit opposite each other."""
+    discard_to_partner: bool = False
+    """Team play only: a player may also end the turn on the partner's discard piles."""
+    rounds: bool = False
+    """Multi-round scoring: rounds are played until a player or team reaches ``target``."""
+    target: int = 500
+    round_bonus: int = 25
+    points_per_card: int = 5
+    """Points per card left in the opponents' stocks (sheet 003 says 1, the others 5)."""
+    first_player: int | None = None
+    """Seat that starts round 1; None lets the seed choose (stands in for 'the youngest')."""
+    turn_limit: int = 5000
+    """Safeguard: a round still running after this many turns ends as blocked."""
+
+    def validate(self) -> None:
+        check_int("players", self.players, MIN_PLAYERS, MAX_PLAYERS)
+        top = max_stock(self.players)
+        check_optional_int("stock_size", self.stock_size, MIN_STOCK, top)
+        check_bool("teams", self.teams)
+        if self.teams and self.players not in (4, 6):
+            raise OptionError("teams", "team play needs 4 or 6 players", self.teams)
+        check_bool("discard_to_partner", self.discard_to_partner)
+        if self.discard_to_partner and not self.teams:
+            raise OptionError("discard_to_partner", "only with teams=true", self.discard_to_partner)
+        check_bool("rounds", self.rounds)
+        check_int("target", self.target, 1, 100_000)
+        check_int("round_bonus", self.round_bonus, 0, 10_000)
+        check_int("points_per_card", self.points_per_card, 0, 1_000)
+        check_optional_int("first_player", self.first_player, 0, self.players - 1)
+        check_int("turn_limit", self.turn_limit, 100, 1_000_000)
+
+    @property
+    def stock(self) -> int:
+        """The stock size in force."""
+        return default_stock(self.players) if self.stock_size is None else self.stock_size
+
+    def partner(self, seat: int) -> int | None:
+        """The seat opposite ``seat`` in team play, else None."""
+        return (seat + self.players // 2) % self.players if self.teams else None
+
+    def team(self, seat: int) -> tuple[int, ...]:
+        """The seats that win together with ``seat``."""
+        partner = self.partner(seat)
+        return (seat,) if partner is None else tuple(sorted((seat, partner)))

@@ -1,0 +1,540 @@
+"""The Skip-Bo game state: dealing, turns, plays, discards, rounds and scoring.
+
+Hands are kept as counts per card value (index 0 is the Skip-Bo card) because
+the order of cards in a hand means nothing. Piles are lists with their top at
+the end. A building pile of ``k`` cards always counts up to ``k``, so the
+number it needs next is ``len(pile) + 1``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, ClassVar, Self
+
+from ..core import (
+    JSON,
+    Event,
+    Game,
+    GameState,
+    IllegalMoveError,
+    Outcome,
+    Result,
+    Rng,
+    RoundResult,
+    SerializationError,
+)
+from .cards import BUILDING_PILES, DISCARD_PILES, HAND_SIZE, HIGHEST, card_name, new_deck
+from .events import (
+    Built,
+    Discarded,
+    Drew,
+    GameEnded,
+    PileCompleted,
+    Reshuffled,
+    RoundDealt,
+    RoundEnded,
+    StockEmptied,
+    StockRevealed,
+    TurnPassed,
+    TurnStarted,
+)
+from .moves import (
+    DISCARD_BASE,
+    DISCARD_PLAY_BASE,
+    END_TURN,
+    MOVES,
+    STOCK_BASE,
+    Discard,
+    EndTurn,
+    Move,
+    PlayFromDiscard,
+    PlayFromHand,
+    PlayFromStock,
+)
+from .rules import SkipBoRules
+
+
+def _codes_by_mask(base: int) -> list[tuple[int, ...]]:
+    """For each 4-bit mask of building piles, the action codes ``base + pile``."""
+    return [tuple(base + p for p in range(BUILDING_PILES) if mask >> p & 1) for mask in range(16)]
+
+
+# Lookup tables for legal_actions, indexed by [card] or [partner][...] and a pile mask.
+_FITS_TEMPLATE = [0b1111] + [0] * 13  # a Skip-Bo card fits every pile; index 13 catches 12+1
+_HAND_PLAYS = [_codes_by_mask(card * 4) for card in range(13)]
+_STOCK_PLAYS = [_codes_by_mask(STOCK_BASE + partner * 4) for partner in (0, 1)]
+_DISCARD_PLAYS = [
+    [_codes_by_mask(DISCARD_PLAY_BASE + partner * 16 + index * 4) for index in range(4)]
+    for partner in (0, 1)
+]
+_DISCARDS = [
+    [tuple(DISCARD_BASE + partner * 52 + card * 4 + d for d in range(4)) for card in range(13)]
+    for partner in (0, 1)
+]
+
+
+class SkipBoState(GameState[Move]):
+    """A Skip-Bo game in progress (one round, or a match of rounds to a target)."""
+
+    game: ClassVar[Game[Any]]
+    rules: SkipBoRules
+
+    # ------------------------------------------------------------------ setup
+    @classmethod
+    def new(cls, rules: SkipBoRules, seed: int) -> SkipBoState:
+        state = cls._blank(rules, seed)
+        n = rules.players
+        state.starter = rules.first_player if rules.first_player is not None else state.rng.below(n)
+        state._deal([])
+        return state
+
+    @classmethod
+    def _blank(cls, rules: SkipBoRules, seed: int) -> SkipBoState:
+        if not isinstance(rules, SkipBoRules):
+            raise TypeError(f"Skip-Bo needs SkipBoRules, got {type(rules).__name__}")
+        state = object.__new__(cls)
+        n = rules.players
+        state.rules = rules
+        state.seed = seed
+        state.rng = Rng(seed)
+        state.history = []
+        state.n = n
+        state.partners = tuple(rules.partner(seat) for seat in range(n))
+        state.hands = [[0] * 13 for _ in range(n)]
+        state.hand_sizes = [0] * n
+        state.stocks = [[] for _ in range(n)]
+        state.discards = [[[] for _ in range(DISCARD_PILES)] for _ in range(n)]
+        state.building = [[] for _ in range(BUILDING_PILES)]
+        state.draw = []
+        state.completed = []
+        state.current = 0
+        state.round_index = 0
+        state.starter = 0
+        state.turns = 0
+        state.idle = 0
+        state.built = False
+        state.scores = [0] * n
+        state.round_log = []
+        state.final = None
+        return state
+
+    # Attribute declarations for the type checker; instances are made by _blank.
+    rng: Rng
+    n: int
+    partners: tuple[int | None, ...]
+    hands: list[list[int]]
+    hand_sizes: list[int]
+    stocks: list[list[int]]
+    discards: list[list[list[int]]]
+    building: list[list[int]]
+    draw: list[int]
+    completed: list[int]
+    current: int
+    round_index: int
+    starter: int
+    turns: int
+    idle: int
+    built: bool
+    scores: list[int]
+    round_log: list[RoundResult]
+    final: Result | None
+
+    def _deal(self, events: list[Event]) -> None:
+        n, size = self.n, self.rules.stock
+        deck = new_deck()
+        self.rng.shuffle(deck)
+        self.stocks = [deck[seat * size : (seat + 1) * size] for seat in range(n)]
+        self.draw = deck[n * size :]
+        self.hands = [[0] * 13 for _ in range(n)]
+        self.hand_sizes = [0] * n
+        self.discards = [[[] for _ in range(DISCARD_PILES)] for _ in range(n)]
+        self.building = [[] for _ in range(BUILDING_PILES)]
+        self.completed = []
+        self.turns = 0
+        self.idle = 0
+        self.built = False
+        tops = tuple(stock[-1] for stock in self.stocks)
+        events.append(RoundDealt(self.round_index + 1, self.starter, tops))
+        self._begin_turn(self.starter, events)
+
+    # ------------------------------------------------------------- protocol
+    @property
+    def num_players(self) -> int:
+        return self.n
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self.final is not None else self.current
+
+    @property
+    def is_over(self) -> bool:
+        return self.final is not None
+
+    def result(self) -> Result | None:
+        return self.final
+
+    def rounds(self) -> list[RoundResult]:
+        return list(self.round_log)
+
+    def legal_actions(self) -> list[int]:
+        if self.final is not None:
+            return []
+        seat = self.current
+        hand = self.hands[seat]
+        # fits[card]: bit mask of the building piles that take ``card`` now.
+        fits = _FITS_TEMPLATE[:]
+        for pile, building in enumerate(self.building):
+            fits[len(building) + 1] |= 1 << pile
+        actions: list[int] = []
+        held = [card for card in range(13) if hand[card]]
+        for card in held:
+            if fits[card]:
+                actions += _HAND_PLAYS[card][fits[card]]
+        partner = self.partners[seat]
+        owners = (seat,) if partner is None else (seat, partner)
+        for offset, owner in enumerate(owners):
+            stock = self.stocks[owner]
+            if stock and fits[stock[-1]]:
+                actions += _STOCK_PLAYS[offset][fits[stock[-1]]]
+        for offset, owner in enumerate(owners):
+            plays = _DISCARD_PLAYS[offset]
+            for index, discard in enumerate(self.discards[owner]):
+                if discard and fits[discard[-1]]:
+                    actions += plays[index][fits[discard[-1]]]
+        if held:
+            for card in held:
+                actions += _DISCARDS[0][card]
+            if partner is not None and self.rules.discard_to_partner:
+                for card in held:
+                    actions += _DISCARDS[1][card]
+        else:
+            actions.append(END_TURN)
+        return actions
+
+    def is_legal_action(self, action: int) -> bool:
+        if self.final is not None:
+            return False
+        seat = self.current
+        if action < STOCK_BASE:
+            card, pile = divmod(action, 4)
+            return self.hands[seat][card] > 0 and (
+                card == 0 or len(self.building[pile]) == card - 1
+            )
+        if action >= END_TURN:
+            return action == END_TURN and not self.hand_sizes[seat]
+        if action < DISCARD_PLAY_BASE:
+            relative = action - STOCK_BASE
+            owner = self._owner_or_none(seat, relative >= 4)
+            if owner is None or not self.stocks[owner]:
+                return False
+            card = self.stocks[owner][-1]
+            return card == 0 or len(self.building[relative & 3]) == card - 1
+        if action < DISCARD_BASE:
+            relative = action - DISCARD_PLAY_BASE
+            owner = self._owner_or_none(seat, relative >= 16)
+            index, pile = divmod(relative & 15, 4)
+            if owner is None or not self.discards[owner][index]:
+                return False
+            card = self.discards[owner][index][-1]
+            return card == 0 or len(self.building[pile]) == card - 1
+        relative = action - DISCARD_BASE
+        if relative >= 52 and not (self.rules.discard_to_partner and self.rules.teams):
+            return False
+        return self.hands[seat][(relative % 52) // 4] > 0
+
+    def _owner_or_none(self, seat: int, partner: bool) -> int | None:
+        return self.partners[seat] if partner else seat
+
+    def _apply(self, action: int) -> Outcome[Move]:
+        seat = self.current
+        self.history.append(action)
+        events: list[Event] = []
+        if action < STOCK_BASE:
+            card, pile = divmod(action, 4)
+            self.hands[seat][card] -= 1
+            self.hand_sizes[seat] -= 1
+            self._build(seat, "hand", seat, card, pile, events)
+            if not self.hand_sizes[seat]:
+                self._draw(seat, HAND_SIZE, events)
+        elif action < DISCARD_PLAY_BASE:
+            relative = action - STOCK_BASE
+            owner = self._owner(seat, relative >= 4)
+            stock = self.stocks[owner]
+            self._build(seat, "stock", owner, stock.pop(), relative & 3, events)
+            if stock:
+                events.append(StockRevealed(owner, stock[-1], len(stock)))
+            else:
+                events.append(StockEmptied(owner))
+                team = self.rules.team(owner)
+                if not any(self.stocks[member] for member in team):
+                    self._end_round(team, "stock emptied", events)
+        elif action < DISCARD_BASE:
+            relative = action - DISCARD_PLAY_BASE
+            owner = self._owner(seat, relative >= 16)
+            index, pile = divmod(relative & 15, 4)
+            card = self.discards[owner][index].pop()
+            self._build(seat, "discard", owner, card, pile, events)
+        elif action < END_TURN:
+            relative = action - DISCARD_BASE
+            owner = self._owner(seat, relative >= 52)
+            card, index = divmod(relative % 52, 4)
+            self.hands[seat][card] -= 1
+            self.hand_sizes[seat] -= 1
+            self.discards[owner][index].append(card)
+            events.append(Discarded(seat, owner, card, index))
+            self._end_turn(events)
+        else:
+            events.append(TurnPassed(seat))
+            self._end_turn(events)
+        return Outcome(seat, MOVES[action], action, tuple(events))
+
+    def _owner(self, seat: int, partner: bool) -> int:
+        if not partner:
+            return seat
+        owner = self.partners[seat]
+        assert owner is not None
+        return owner
+
+    # ---------------------------------------------------------------- steps
+    def _build(
+        self, seat: int, source: str, owner: int, card: int, pile: int, events: list[Event]
+    ) -> None:
+        building = self.building[pile]
+        building.append(card)
+        self.built = True
+        value = len(building)
+        events.append(Built(seat, source, owner, card, pile, value))
+        if value == HIGHEST:
+            # A complete pile leaves the table at once, freeing its place.
+            self.completed += building
+            self.building[pile] = []
+            events.append(PileCompleted(pile))
+
+    def _draw(self, seat: int, count: int, events: list[Event]) -> None:
+        hand = self.hands[seat]
+        got = 0
+        while got < count:
+            if not self.draw:
+                if not self.completed:
+                    break
+                # Completed piles are recycled only when a draw finds the draw pile empty.
+                self.draw, self.completed = self.completed, []
+                self.rng.shuffle(self.draw)
+                events.append(Reshuffled(len(self.draw)))
+            hand[self.draw.pop()] += 1
+            got += 1
+        if got:
+            self.hand_sizes[seat] += got
+            events.append(Drew(seat, got))
+
+    def _begin_turn(self, seat: int, events: list[Event]) -> None:
+        self.current = seat
+        self.turns += 1
+        events.append(TurnStarted(seat, self.turns))
+        missing = HAND_SIZE - self.hand_sizes[seat]
+        if missing > 0:
+            self._draw(seat, missing, events)
+
+    def _end_turn(self, events: list[Event]) -> None:
+        # A turn is idle when nothing was built and nothing is left to draw or recycle;
+        # a whole round of idle turns can never change again, so the round is blocked.
+        if self.built or self.draw or self.completed:
+            self.idle = 0
+        else:
+            self.idle += 1
+        self.built = False
+        if self.idle >= self.n:
+            self._end_round((), "no progress", events)
+        elif self.turns >= self.rules.turn_limit:
+            self._end_round((), "turn limit", events)
+        else:
+            self._begin_turn((self.current + 1) % self.n, events)
+
+    def _end_round(self, winners: tuple[int, ...], reason: str, events: list[Event]) -> None:
+        rules = self.rules
+        points = [0] * self.n
+        if winners:
+            left = sum(len(self.stocks[s]) for s in range(self.n) if s not in winners)
+            for seat in winners:
+                points[seat] = rules.round_bonus + rules.points_per_card * left
+        for seat in range(self.n):
+            self.scores[seat] += points[seat]
+        blocked = not winners
+        self.round_log.append(RoundResult(tuple(points), winners, self.turns, blocked))
+        events.append(
+            RoundEnded(
+                self.round_index + 1, winners, tuple(points), tuple(self.scores), blocked, reason
+            )
+        )
+        if not rules.rounds:
+            self._finish(winners, tuple(points), blocked, events)
+            return
+        best = max(self.scores)
+        if best >= rules.target:
+            leaders = tuple(s for s in range(self.n) if self.scores[s] == best)
+            self._finish(leaders, tuple(self.scores), False, events)
+            return
+        self.round_index += 1
+        self.starter = (self.starter + 1) % self.n
+        self._deal(events)
+
+    def _finish(
+        self, winners: tuple[int, ...], scores: tuple[int, ...], blocked: bool, events: list[Event]
+    ) -> None:
+        self.final = Result(winners, scores, blocked)
+        events.append(GameEnded(winners, scores, blocked))
+
+    # -------------------------------------------------------- explanations
+    def explain_illegal(self, move: Move) -> str:
+        if self.final is not None:
+            return "the game is over"
+        seat = self.current
+        hand = self.hands[seat]
+        if getattr(move, "partner", False):
+            if self.partners[seat] is None:
+                return "a partner's cards can be played only in team play"
+            if isinstance(move, Discard) and not self.rules.discard_to_partner:
+                return "discards go onto your own discard piles (option discard_to_partner is off)"
+        owner = self._owner(seat, getattr(move, "partner", False))
+        whose = "your partner's" if owner != seat else "your"
+        if isinstance(move, PlayFromHand):
+            if not hand[move.card]:
+                return f"you hold no {card_name(move.card)} card"
+            return self._explain_fit(move.card, move.pile)
+        if isinstance(move, PlayFromStock):
+            stock = self.stocks[owner]
+            if not stock:
+                return f"{whose} stock pile is empty"
+            return self._explain_fit(stock[-1], move.pile)
+        if isinstance(move, PlayFromDiscard):
+            pile = self.discards[owner][move.discard]
+            if not pile:
+                return f"{whose} discard pile {move.discard + 1} is empty"
+            return self._explain_fit(pile[-1], move.pile)
+        if isinstance(move, Discard):
+            if not self.hand_sizes[seat]:
+                return "your hand is empty: end the turn instead"
+            return f"you hold no {card_name(move.card)} card"
+        assert isinstance(move, EndTurn)
+        return "a turn ends by discarding a card from your hand"
+
+    def _explain_fit(self, card: int, pile: int) -> str:
+        building = self.building[pile]
+        name = card_name(card)
+        if not building:
+            return f"an empty building place takes a 1 or a Skip-Bo card, not a {name}"
+        if card == 1 and all(self.building):
+            return (
+                "all four building piles are in use: a new one can start only when one is complete"
+            )
+        need = len(building) + 1
+        return f"building pile {pile + 1} needs a {need} or a Skip-Bo card, not a {name}"
+
+    # ----------------------------------------------------- copies and views
+    def clone(self) -> Self:
+        new = object.__new__(type(self))
+        new.rules = self.rules
+        new.seed = self.seed
+        new.rng = self.rng.clone()
+        new.history = self.history[:]
+        new.n = self.n
+        new.partners = self.partners
+        new.hands = [hand[:] for hand in self.hands]
+        new.hand_sizes = self.hand_sizes[:]
+        new.stocks = [stock[:] for stock in self.stocks]
+        new.discards = [[pile[:] for pile in piles] for piles in self.discards]
+        new.building = [pile[:] for pile in self.building]
+        new.draw = self.draw[:]
+        new.completed = self.completed[:]
+        new.current = self.current
+        new.round_index = self.round_index
+        new.starter = self.starter
+        new.turns = self.turns
+        new.idle = self.idle
+        new.built = self.built
+        new.scores = self.scores[:]
+        new.round_log = self.round_log[:]
+        new.final = self.final
+        return new
+
+    def census(self) -> Counter[int]:
+        counts: Counter[int] = Counter()
+        for hand in self.hands:
+            for card, count in enumerate(hand):
+                if count:
+                    counts[card] += count
+        for stock in self.stocks:
+            counts.update(stock)
+        for piles in self.discards:
+            for pile in piles:
+                counts.update(pile)
+        for pile in self.building:
+            counts.update(pile)
+        counts.update(self.draw)
+        counts.update(self.completed)
+        return counts
+
+    def hand_cards(self, seat: int) -> list[int]:
+        """The cards in ``seat``'s hand, ascending (Skip-Bo cards first)."""
+        return [card for card, count in enumerate(self.hands[seat]) for _ in range(count)]
+
+    def view(self, seat: int | None) -> JSON:
+        from .view import build_view
+
+        return build_view(self, seat)
+
+    def determinize(self, seat: int | None, rng: Rng) -> Self:
+        new = self.clone()
+        pool: list[int] = []
+        for other in range(self.n):
+            if other != seat:
+                pool += self.hand_cards(other)
+        for stock in self.stocks:
+            pool += stock[:-1]
+        pool += self.draw
+        rng.shuffle(pool)
+        for other in range(self.n):
+            if other != seat:
+                hand = [0] * 13
+                for _ in range(self.hand_sizes[other]):
+                    hand[pool.pop()] += 1
+                new.hands[other] = hand
+        for owner, stock in enumerate(self.stocks):
+            if stock:
+                below = [pool.pop() for _ in range(len(stock) - 1)]
+                new.stocks[owner] = [*below, stock[-1]]
+        new.draw = pool
+        # Future reshuffles must not be predictable from the real game's generator.
+        new.rng = rng.spawn()
+        return new
+
+    # ------------------------------------------------------------ snapshots
+    def to_json(self) -> JSON:
+        return {
+            "game": "skipbo",
+            "rules": self.rules.to_json(),
+            "seed": self.seed,
+            "rng": str(self.rng.state),
+            "history": self.history[:],
+            "round": self.round_index,
+            "starter": self.starter,
+            "current": self.current,
+            "turns": self.turns,
+            "idle": self.idle,
+            "built": self.built,
+            "hands": [hand[:] for hand in self.hands],
+            "stocks": [stock[:] for stock in self.stocks],
+            "discards": [[pile[:] for pile in piles] for piles in self.discards],
+            "building": [pile[:] for pile in self.building],
+            "draw": self.draw[:],
+            "completed": self.completed[:],
+            "scores": self.scores[:],
+            "round_log": [entry.to_json() for entry in self.round_log],
+            "result": None if self.final is None else self.final.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> SkipBoState:
+        from .snapshot import state_from_json
+
+        return state_from_json(cls, data)

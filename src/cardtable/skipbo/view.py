@@ -1,0 +1,58 @@
+"""What one seat may see of a Skip-Bo game.
+
+Visible to all: every stock's top card and size, every discard pile in full, the
+building piles, hand sizes, the sizes of the draw pile and of the completed
+piles, scores. Visible to its owner only: the hand. Visible to nobody: stock
+cards below the top and the draw order.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..core import JSON
+
+if TYPE_CHECKING:
+    from .state import SkipBoState
+
+
+def build_view(state: SkipBoState, seat: int | None) -> JSON:
+    if seat is not None and not (isinstance(seat, int) and 0 <= seat < state.n):
+        raise ValueError(f"seat must be None or 0..{state.n - 1}, got {seat!r}")
+    rules = state.rules
+    players = []
+    for owner in range(state.n):
+        stock = state.stocks[owner]
+        players.append(
+            {
+                "seat": owner,
+                "team": owner % (state.n // 2) if rules.teams else None,
+                "partner": state.partners[owner],
+                "hand_size": state.hand_sizes[owner],
+                "stock_size": len(stock),
+                "stock_top": stock[-1] if stock else None,
+                "discards": [pile[:] for pile in state.discards[owner]],
+                "score": state.scores[owner],
+            }
+        )
+    result = state.result()
+    view: JSON = {
+        "game": "skipbo",
+        "seat": seat,
+        "rules": rules.to_json(),
+        "round": state.round_index + 1,
+        "turn": state.turns,
+        "current": state.current_player,
+        "players": players,
+        "building": [pile[:] for pile in state.building],
+        "building_next": [len(pile) + 1 for pile in state.building],
+        "draw_size": len(state.draw),
+        "completed_size": len(state.completed),
+        "moves_played": len(state.history),
+        "rounds": [entry.to_json() for entry in state.round_log],
+        "result": None if result is None else result.to_json(),
+    }
+    if seat is not None:
+        view["hand"] = state.hand_cards(seat)
+        view["legal_actions"] = state.legal_actions() if seat == state.current_player else []
+    return view
