@@ -11,10 +11,28 @@ from .rules import SkipBoRules
 if TYPE_CHECKING:
     from .state import SkipBoState
 
-_KEYS = (
-    "game rules seed rng history round starter current turns idle built hands stocks"
-    " discards building draw completed scores round_log result"
-).split()
+_KEYS = [
+    "game",
+    "rules",
+    "seed",
+    "rng",
+    "history",
+    "round",
+    "starter",
+    "current",
+    "turns",
+    "idle",
+    "built",
+    "hands",
+    "stocks",
+    "discards",
+    "building",
+    "draw",
+    "completed",
+    "scores",
+    "round_log",
+    "result",
+]
 
 
 def _ints(value: object, what: str) -> list[int]:

@@ -16,12 +16,10 @@ from ..core import (
     Event,
     Game,
     GameState,
-    IllegalMoveError,
     Outcome,
     Result,
     Rng,
     RoundResult,
-    SerializationError,
 )
 from .cards import BUILDING_PILES, DISCARD_PILES, HAND_SIZE, HIGHEST, card_name, new_deck
 from .events import (
