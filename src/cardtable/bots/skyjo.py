@@ -96,7 +96,8 @@ class GreedyBot:
         base = seat * SLOTS
         present = state.present[seat]
         down = state.down[seat]
-        own, _ = self._estimates(state, seat)
+        closing = down.bit_count() == 1 and state.closer is None
+        own = self._estimates(state, seat)[0] if closing else 0.0
         best = -1e9
         best_action = -1
         for pos in MASK_POSITIONS[present]:
@@ -111,7 +112,7 @@ class GreedyBot:
                     gain = old + 2 * card  # the whole column leaves the grid
                 elif card in values and card > 0:
                     gain += 0.5  # a pair towards a column
-            if hidden and down == 1 << pos:
+            if closing and hidden:
                 gain -= self._closing_penalty(state, seat, own - gain)
             if gain > best:
                 best, best_action = gain, EXCHANGE + pos
