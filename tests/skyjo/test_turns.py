@@ -108,3 +108,9 @@ def test_removed_positions_cannot_be_used() -> None:
     play(state, TakeDiscard())
     with pytest.raises(IllegalMoveError, match=r"position 4 .* is empty"):
         state.apply(Exchange(4))
+
+
+def test_the_reason_names_the_phase_before_the_position() -> None:
+    state = build([MINE, THEIRS])
+    with pytest.raises(IllegalMoveError, match="first draw from the draw pile"):
+        state.apply(DiscardAndReveal(0))  # position 0 is face up, but drawing comes first

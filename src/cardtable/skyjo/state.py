@@ -36,7 +36,6 @@ from .moves import (
     MOVES,
     REVEAL,
     TAKE_DISCARD,
-    DiscardAndReveal,
     DrawFromDeck,
     Exchange,
     Move,
@@ -160,14 +159,6 @@ class SkyjoState(GameState[Move]):
         phase = self.phase
         if phase == OVER:
             return "the game is over"
-        seat = self.player
-        pos = getattr(move, "pos", None)
-        if isinstance(pos, int) and 0 <= pos < SLOTS:
-            where = f"position {pos} ({layout.position_name(pos)})"
-            if not self.present[seat] >> pos & 1:
-                return f"{where} is empty: its cards were removed"
-            if isinstance(move, Reveal | DiscardAndReveal) and not self.down[seat] >> pos & 1:
-                return f"{where} is already face up"
         if phase == SETUP:
             if not isinstance(move, Reveal):
                 return "the round has not started: each player first turns two cards face up"
@@ -183,6 +174,14 @@ class SkyjoState(GameState[Move]):
                 return "to turn a card up now, discard the drawn card (discard and reveal)"
         elif phase == TAKEN and not isinstance(move, Exchange):
             return "you must exchange the card taken from the discard pile"
+        seat = self.player
+        pos = getattr(move, "pos", None)
+        if isinstance(pos, int) and 0 <= pos < SLOTS:
+            where = f"position {pos} ({layout.position_name(pos)})"
+            if not self.present[seat] >> pos & 1:
+                return f"{where} is empty: its cards were removed"
+            if not self.down[seat] >> pos & 1:
+                return f"{where} is already face up"
         return f"{move} is not legal now"
 
     def _apply(self, action: int) -> Outcome[Move]:
