@@ -4,15 +4,9 @@ from pathlib import Path
 import pytest
 
 from cardtable import __version__
-from cardtable.bots import bot_names
 from cardtable.cli import main
 from cardtable.games import get_game
 from cardtable.sim import run_tournament
-
-# TEMPORARY until the Skip-Bo greedy bot lands; removed once it has.
-needs_skipbo_greedy = pytest.mark.skipif(
-    "greedy" not in bot_names("skipbo"), reason="Skip-Bo greedy bot not landed yet"
-)
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -21,7 +15,6 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-@needs_skipbo_greedy
 def test_sim_skipbo_prints_wins_and_confidence_intervals(capsys):
     code, out, err = run(
         capsys, "sim", "skipbo", "--players", "4", "--teams", "--stock", "5",
@@ -142,7 +135,7 @@ def test_version(capsys):
     assert out.strip() == f"cardtable {__version__}"
 
 
-@pytest.mark.parametrize("game", [pytest.param("skipbo", marks=needs_skipbo_greedy), "skyjo"])
+@pytest.mark.parametrize("game", ["skipbo", "skyjo"])
 def test_bench_runs_and_writes_json(capsys, tmp_path: Path, game: str):
     path = tmp_path / "bench.json"
     code, out, err = run(capsys, "bench", game, "--games", "1", "--json", str(path))
@@ -157,3 +150,12 @@ def test_bench_runs_and_writes_json(capsys, tmp_path: Path, game: str):
         "view",
     ]
     assert all(row["count"] > 0 and row["per_second"] > 0 for row in rows)
+
+
+def test_demo_announces_the_web_table_and_plays_both_games(capsys):
+    code, out, err = run(capsys, "demo")
+    assert code == 0, err
+    assert "cardtable serve" in out
+    assert "Skip-Bo: 50 games, seed 0, seats greedy, random, greedy, random" in out
+    assert "Rules: players=4, teams=true" in out
+    assert "Skyjo: 50 games, seed 0, seats greedy, random, greedy, random" in out
