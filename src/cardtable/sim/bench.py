@@ -96,7 +96,7 @@ def _random_policy(state: GameState[Any], rng: Rng) -> int:
     return legal[rng.below(len(legal))]
 
 
-def _time_games(  # noqa: PLR0917 - a private helper called with positional rows
+def _time_games(
     game: Game[Any],
     rules: RulesBase,
     name: str,
