@@ -35,3 +35,11 @@ def new_deck() -> list[int]:
 
 def card_name(card: int) -> str:
     return "Skip-Bo" if card == SKIP_BO else str(card)
+
+
+def with_article(card: int) -> str:
+    """'a 7', 'an 8', 'an 11', 'a Skip-Bo card'."""
+    name = card_name(card)
+    if card == SKIP_BO:
+        return "a Skip-Bo card"
+    return f"an {name}" if card in (8, 11) else f"a {name}"

@@ -21,7 +21,7 @@ from ..core import (
     Rng,
     RoundResult,
 )
-from .cards import BUILDING_PILES, DISCARD_PILES, HAND_SIZE, HIGHEST, card_name, new_deck
+from .cards import BUILDING_PILES, DISCARD_PILES, HAND_SIZE, HIGHEST, new_deck, with_article
 from .events import (
     Built,
     Discarded,
@@ -397,7 +397,7 @@ class SkipBoState(GameState[Move]):
         whose = "your partner's" if owner != seat else "your"
         if isinstance(move, PlayFromHand):
             if not hand[move.card]:
-                return f"you hold no {card_name(move.card)} card"
+                return f"you hold no {_plain(move.card)}"
             return self._explain_fit(move.card, move.pile)
         if isinstance(move, PlayFromStock):
             stock = self.stocks[owner]
@@ -412,21 +412,18 @@ class SkipBoState(GameState[Move]):
         if isinstance(move, Discard):
             if not self.hand_sizes[seat]:
                 return "your hand is empty: end the turn instead"
-            return f"you hold no {card_name(move.card)} card"
+            return f"you hold no {_plain(move.card)}"
         assert isinstance(move, EndTurn)
         return "a turn ends by discarding a card from your hand"
 
     def _explain_fit(self, card: int, pile: int) -> str:
         building = self.building[pile]
-        name = card_name(card)
+        played = with_article(card)
         if not building:
-            return f"an empty building place takes a 1 or a Skip-Bo card, not a {name}"
+            return f"an empty building place takes a 1 or a Skip-Bo card, not {played}"
         if card == 1 and all(self.building):
-            return (
-                "all four building piles are in use: a new one can start only when one is complete"
-            )
-        need = len(building) + 1
-        return f"building pile {pile + 1} needs a {need} or a Skip-Bo card, not a {name}"
+            return "all four building piles are in use: a new one can start only when one is complete"
+        return f"building pile {pile + 1} needs {with_article(len(building) + 1)}, not {played}"
 
     # ----------------------------------------------------- copies and views
     def clone(self) -> Self:
@@ -536,3 +533,7 @@ class SkipBoState(GameState[Move]):
         from .snapshot import state_from_json
 
         return state_from_json(cls, data)
+
+
+def _plain(card: int) -> str:
+    return "Skip-Bo card" if card == 0 else f"{card} card"
