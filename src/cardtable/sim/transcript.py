@@ -83,7 +83,7 @@ def render(case: GoldenCase) -> str:
         f"# {game.title} golden transcript {case.name}: {case.description}",
         f"# rules {_compact(rules.to_json())}",
         f"# seed {case.seed}; seats {', '.join(seats)}",
-        f"# regenerate with `{REGENERATE}` only when a rules change is deliberate",
+        f"# regenerate with `{REGENERATE}` only after a deliberate engine or bot change",
     ]
     moves = 0
     while (seat := state.current_player) is not None:
