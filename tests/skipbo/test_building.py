@@ -18,8 +18,9 @@ def test_a_pile_starts_with_a_one_or_a_skip_bo_card() -> None:
 
 def test_each_card_must_be_the_next_number() -> None:
     state = position(
-        hands={0: [5, 6, 9, 9, 9]}, stocks={0: filler(5), 1: filler(5)}, building=[[1, 2, 3, 4]]
-        + [[], [], []],
+        hands={0: [5, 6, 9, 9, 9]},
+        stocks={0: filler(5), 1: filler(5)},
+        building=[[1, 2, 3, 4], [], [], []],
     )
     with pytest.raises(IllegalMoveError, match="building pile 1 needs a 5, not a 6"):
         state.apply(PlayFromHand(6, 0))
@@ -30,8 +31,9 @@ def test_each_card_must_be_the_next_number() -> None:
 
 def test_a_skip_bo_card_counts_as_the_number_needed() -> None:
     state = position(
-        hands={0: [SB, 6, 9, 9, 9]}, stocks={0: filler(5), 1: filler(5)}, building=[[1, 2, 3, 4]]
-        + [[], [], []],
+        hands={0: [SB, 6, 9, 9, 9]},
+        stocks={0: filler(5), 1: filler(5)},
+        building=[[1, 2, 3, 4], [], [], []],
     )
     outcome = state.apply(PlayFromHand(SB, 0))
     assert Built(0, "hand", 0, SB, 0, 5) in outcome.events
@@ -41,8 +43,9 @@ def test_a_skip_bo_card_counts_as_the_number_needed() -> None:
 def test_a_skip_bo_card_at_eleven_then_a_twelve_completes_the_pile() -> None:
     ten = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
     state = position(
-        hands={0: [SB, 12, 3, 3, 3]}, stocks={0: filler(5), 1: filler(5)}, building=[ten]
-        + [[], [], []],
+        hands={0: [SB, 12, 3, 3, 3]},
+        stocks={0: filler(5), 1: filler(5)},
+        building=[ten, [], [], []],
     )
     state.apply(PlayFromHand(SB, 0))
     assert state.building[0] == [*ten, SB]
@@ -56,8 +59,9 @@ def test_a_skip_bo_card_at_eleven_then_a_twelve_completes_the_pile() -> None:
 def test_a_skip_bo_card_can_itself_be_the_twelve() -> None:
     eleven = list(range(1, 12))
     state = position(
-        hands={0: [SB, 4, 4, 4, 4]}, stocks={0: filler(5), 1: filler(5)}, building=[eleven]
-        + [[], [], []],
+        hands={0: [SB, 4, 4, 4, 4]},
+        stocks={0: filler(5), 1: filler(5)},
+        building=[eleven, [], [], []],
     )
     state.apply(PlayFromHand(SB, 0))
     assert state.building[0] == []

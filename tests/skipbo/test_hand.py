@@ -25,9 +25,7 @@ def test_discarding_the_last_hand_card_does_not_draw() -> None:
 
 
 def test_an_empty_hand_draws_what_there_is_when_the_deck_runs_short() -> None:
-    state = position(
-        hands={0: [1]}, stocks={0: filler(5), 1: filler(5)}, draw=[6, 7], completed=[]
-    )
+    state = position(hands={0: [1]}, stocks={0: filler(5), 1: filler(5)}, draw=[6, 7], completed=[])
     outcome = state.apply(PlayFromHand(1, 0))
     assert Drew(0, 2) in outcome.events
     assert state.hand_cards(0) == [6, 7]

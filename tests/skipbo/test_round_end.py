@@ -44,7 +44,10 @@ def test_points_per_card_and_bonus_are_options() -> None:
 def test_multi_round_match_deals_again_and_next_seat_starts() -> None:
     rules = SkipBoRules(players=3, rounds=True, target=200, stock_size=10)
     state = position(
-        rules, current=1, hands={1: [5, 5, 5, 5, 5]}, stocks={0: filler(10), 1: [1], 2: filler(9)},
+        rules,
+        current=1,
+        hands={1: [5, 5, 5, 5, 5]},
+        stocks={0: filler(10), 1: [1], 2: filler(9)},
         starter=1,
     )
     outcome = state.apply(PlayFromStock(0))

@@ -44,7 +44,9 @@ def test_short_games_deal_the_chosen_stock(stock: int) -> None:
         ({"teams": "yes"}, "teams", "true or false"),
     ],
 )
-def test_bad_option_names_field_and_range(options: dict[str, object], field: str, allowed: str) -> None:
+def test_bad_option_names_field_and_range(
+    options: dict[str, object], field: str, allowed: str
+) -> None:
     with pytest.raises(OptionError) as caught:
         SkipBoRules(**options)  # type: ignore[arg-type]
     assert caught.value.field == field

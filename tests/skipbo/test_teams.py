@@ -7,7 +7,6 @@ from cardtable.skipbo import (
     GAME,
     Discard,
     PlayFromDiscard,
-    PlayFromHand,
     PlayFromStock,
     SkipBoRules,
     StockRevealed,

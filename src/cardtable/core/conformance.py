@@ -15,7 +15,7 @@ would change with the re-deal.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -117,9 +117,12 @@ def check_game(
     max_moves: int = 100_000,
     deep_every: int = 1,
     replay_every: int = 50,
+    policy: Callable[[GameState[Any], Rng], int] | None = None,
 ) -> ConformanceReport:
-    """Play one random game per seed under ``rules``, checking every promise.
+    """Play one game per seed under ``rules``, checking every promise.
 
+    Moves are chosen uniformly at random unless a ``policy`` (state, rng) -> action
+    is given, e.g. to reach the end of long multi-round matches sooner.
     ``deep_every`` spaces the costly determinize/leak checks; ``replay_every``
     spaces the replay-from-log checks (the final position is always replayed).
     """
@@ -129,11 +132,11 @@ def check_game(
         again = game.new_state(rules, seed)
         if again != state:
             _fail(f"{game.name} seed {seed}", "two deals from one seed differ")
-        policy = Rng(seed ^ 0x5EED)
+        chooser = Rng(seed ^ 0x5EED)
         moves = 0
         while True:
             where = f"{game.name} {rules.to_json()} seed {seed} move {moves}"
-            check_state(state, where, policy, deep=moves % deep_every == 0)
+            check_state(state, where, chooser, deep=moves % deep_every == 0)
             if moves % replay_every == 0 and state.replayed() != state:
                 _fail(where, "replaying the history gives another state")
             if state.is_over:
@@ -141,7 +144,10 @@ def check_game(
             if moves >= max_moves:
                 _fail(where, f"game did not end within {max_moves} moves")
             legal = state.legal_actions()
-            action = legal[policy.below(len(legal))]
+            if policy is None:
+                action = legal[chooser.below(len(legal))]
+            else:
+                action = policy(state.clone(), chooser)
             state.apply_action(action)
             again.apply_action(action)
             moves += 1

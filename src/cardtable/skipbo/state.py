@@ -422,7 +422,9 @@ class SkipBoState(GameState[Move]):
         if not building:
             return f"an empty building place takes a 1 or a Skip-Bo card, not {played}"
         if card == 1 and all(self.building):
-            return "all four building piles are in use: a new one can start only when one is complete"
+            return (
+                "all four building piles are in use: a new one can start only when one is complete"
+            )
         return f"building pile {pile + 1} needs {with_article(len(building) + 1)}, not {played}"
 
     # ----------------------------------------------------- copies and views
