@@ -31,6 +31,7 @@ class SkipBoRules(RulesBase):
     game: ClassVar[str] = "skipbo"
 
     players: int = 2
+    """Seats at the table, 2 to 6."""
     stock_size: int | None = None
     """Cards in each stock pile; None means 30 for 2-4 players and 20 for 5-6."""
     teams: bool = False
@@ -40,7 +41,9 @@ class SkipBoRules(RulesBase):
     rounds: bool = False
     """Multi-round scoring: rounds are played until a player or team reaches ``target``."""
     target: int = 500
+    """Points that win a multi-round match."""
     round_bonus: int = 25
+    """Points for winning a round."""
     points_per_card: int = 5
     """Points per card left in the opponents' stocks (sheet 003 says 1, the others 5)."""
     first_player: int | None = None
