@@ -116,5 +116,5 @@ def test_nondeterministic_play_is_caught(monkeypatch: pytest.MonkeyPatch) -> Non
         return make
 
     patch(monkeypatch, "_deal", drifting)
-    with pytest.raises(ConformanceError, match="differ|reproducible|another state"):
+    with pytest.raises(ConformanceError, match=r"differ|reproducible|another state"):
         run()
