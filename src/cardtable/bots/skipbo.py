@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..core import GameState, Rng
@@ -11,6 +12,8 @@ from ..skipbo.moves import (
     END_TURN,
     STOCK_BASE,
 )
+from .base import Bot
+from .skipbo_hard import HardBot, NaiveBot
 
 _NO_CARD = -1
 
@@ -74,4 +77,4 @@ def _plays_wild(state: GameState[Any], action: int) -> bool:
     return pile[-1] == 0
 
 
-BOTS = {"greedy": GreedyBot}
+BOTS: dict[str, Callable[[], Bot]] = {"greedy": GreedyBot, "naive": NaiveBot, "hard": HardBot}

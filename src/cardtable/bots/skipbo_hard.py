@@ -1,0 +1,270 @@
+"""Skip-Bo ``naive`` and ``hard`` bots.
+
+``naive`` is the reference player of the published comparisons: it makes any
+legal play while one is left, then discards a random card.
+
+``hard`` plans the whole turn. At every decision it searches the sequences of
+plays open to it (hand cards, the own stock top and the tops of the own discard
+piles onto the building piles, each discard pile revealing the card beneath),
+ending a line when the stock is played (the next stock card is unknown) or the
+hand is emptied (five unknown cards are drawn). Each end of a line is valued:
+stock progress first, then emptying the hand, clearing discard piles, keeping
+Skip-Bo cards, and what the building piles then offer the next players (a pile
+that needs an opponent's stock top is a gift). It makes the first play of the
+best line when that line beats stopping now, else it discards: Skip-Bo cards
+last, onto the pile that keeps the discard piles in descending runs.
+
+Information: the bot reads its own hand, every stock's top card and size, every
+discard pile and the building piles, all of which ``state.view(seat)`` shows.
+It never reads a stock card below the top, another hand or the draw pile.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core import GameState, Rng
+from ..skipbo.moves import DISCARD_BASE, DISCARD_PLAY_BASE, END_TURN, STOCK_BASE
+from ..skipbo.state import SkipBoState
+
+_WILD = 0
+_STOCK = -1  # source code of the stock in a planned play
+# Values of the end of a planned line.
+_STOCK_PLAYED = 1000.0
+_HAND_EMPTIED = 14.0
+_WILD_USED = 9.0
+_FROM_DISCARD = 2.5
+_FROM_HAND = 1.0
+_GIFT = 45.0
+# Chance-like weight of a building pile needing ``gap`` more cards before an
+# opponent's stock top fits; index by gap (0 = it fits right now).
+_GIFT_BY_GAP = (1.0, 0.45, 0.22, 0.1, 0.04)
+_NODE_LIMIT = 1500
+
+
+class NaiveBot:
+    """Plays any legal play until none is left, then discards a random card."""
+
+    name = "naive"
+
+    def choose(self, state: GameState[Any], rng: Rng) -> int:
+        legal = state.legal_actions()
+        plays = [a for a in legal if a < DISCARD_BASE]
+        if plays:
+            return plays[rng.below(len(plays))]
+        if END_TURN in legal:
+            return END_TURN
+        return legal[rng.below(len(legal))]
+
+
+def _nexts(state: SkipBoState) -> list[int]:
+    """The number each building place needs next (1 for an empty place)."""
+    return [len(pile) + 1 for pile in state.building]
+
+
+class _Planner:
+    """Depth-first search over the plays of one turn, on an abstract copy of the position."""
+
+    def __init__(self, state: SkipBoState, seat: int) -> None:
+        self.hand = state.hands[seat][:]
+        self.discards = state.discards[seat]
+        self.depths = [len(pile) for pile in self.discards]
+        stock = state.stocks[seat]
+        self.stock_top = stock[-1] if stock else None
+        self.stock_size = len(stock)
+        self.nexts = _nexts(state)
+        self.can_draw = bool(state.draw or state.completed)
+        # Opponents' stock tops, the next player weighing most.
+        self.threats: list[tuple[int, float]] = []
+        n = state.n
+        team = set(state.rules.team(seat))
+        for step in range(1, n):
+            other = (seat + step) % n
+            if other in team or not state.stocks[other]:
+                continue
+            weight = 1.0 if not self.threats else 0.5
+            self.threats.append((state.stocks[other][-1], weight))
+        self.nodes = 0
+        self.seen: set[tuple[object, ...]] = set()
+        self.best_score = -1e18
+        self.best_first: tuple[int, int] | None = None
+
+    # --- evaluation --------------------------------------------------------
+    def danger(self) -> float:
+        total = 0.0
+        for top, weight in self.threats:
+            if top == _WILD:
+                continue
+            worst = 0.0
+            for need in self.nexts:
+                gap = top - need
+                if 0 <= gap < len(_GIFT_BY_GAP):
+                    worst = max(worst, _GIFT_BY_GAP[gap])
+            total += weight * worst
+        return _GIFT * total
+
+    def prospects(self) -> float:
+        """How close the building piles come to the own stock top (for the next turn)."""
+        top = self.stock_top
+        if top is None or top == _WILD:
+            return 0.0
+        best = min((top - need for need in self.nexts if need <= top), default=99)
+        return {0: 6.0, 1: 3.0, 2: 1.5}.get(best, 0.0)
+
+    def value(self, wilds: int, from_discard: int, from_hand: int, ended: int) -> float:
+        score = (
+            -_WILD_USED * wilds + _FROM_DISCARD * from_discard + _FROM_HAND * from_hand
+        ) - self.danger()
+        if ended == 1:
+            return _STOCK_PLAYED + score
+        if ended == 2:
+            return score + _HAND_EMPTIED
+        return score + self.prospects()
+
+    # --- search --------------------------------------------------------------
+    def search(self) -> tuple[float, tuple[int, int] | None]:
+        """Best value of a line and its first play ``(source, need)``; None means stop now."""
+        self._dfs(None, 0, 0, 0)
+        return self.best_score, self.best_first
+
+    def _record(self, score: float, first: tuple[int, int] | None) -> None:
+        if score > self.best_score:
+            self.best_score, self.best_first = score, first
+
+    def _dfs(self, first: tuple[int, int] | None, wilds: int, from_d: int, from_h: int) -> None:
+        self.nodes += 1
+        self._record(self.value(wilds, from_d, from_h, 0), first)
+        if self.nodes > _NODE_LIMIT:
+            return
+        key = (tuple(self.hand), tuple(sorted(self.nexts)), tuple(self.depths))
+        if key in self.seen:
+            return
+        self.seen.add(key)
+        nexts = self.nexts
+        needs = sorted(set(nexts))
+        stock = self.stock_top
+        if stock is not None:
+            for need in needs if stock == _WILD else ([stock] if stock in nexts else []):
+                move = (_STOCK, need)
+                self._play(need)
+                score = self.value(wilds, from_d, from_h, 1)
+                self._unplay(need)
+                self._record(score, first or move)
+        # Discard pile tops.
+        for index in range(4):
+            depth = self.depths[index]
+            if not depth:
+                continue
+            card = self.discards[index][depth - 1]
+            for need in needs if card == _WILD else ([card] if card in nexts else []):
+                self.depths[index] -= 1
+                self._play(need)
+                self._dfs(first or (index + 1, need), wilds + (card == _WILD), from_d + 1, from_h)
+                self._unplay(need)
+                self.depths[index] += 1
+        # Hand cards, numbered before wild.
+        hand = self.hand
+        for card in (*range(1, 13), _WILD):
+            if not hand[card]:
+                continue
+            for need in needs if card == _WILD else ([card] if card in nexts else []):
+                hand[card] -= 1
+                self._play(need)
+                move = (-2 - card, need)
+                if not any(hand) and self.can_draw:
+                    score = self.value(wilds + (card == _WILD), from_d, from_h + 1, 2)
+                    self._record(score, first or move)
+                else:
+                    self._dfs(first or move, wilds + (card == _WILD), from_d, from_h + 1)
+                self._unplay(need)
+                hand[card] += 1
+
+    def _play(self, need: int) -> None:
+        nexts = self.nexts
+        i = nexts.index(need)
+        nexts[i] = 1 if need == 12 else need + 1
+
+    def _unplay(self, need: int) -> None:
+        nexts = self.nexts
+        i = nexts.index(1 if need == 12 else need + 1)
+        nexts[i] = need
+
+
+class HardBot:
+    """Plans the turn by search, stock first; see the module docstring."""
+
+    name = "hard"
+
+    def choose(self, state: GameState[Any], rng: Rng) -> int:
+        if not isinstance(state, SkipBoState):
+            raise TypeError("the Skip-Bo hard bot plays Skip-Bo states only")
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        seat = state.current
+        # A partner's stock (team play) is always worth playing.
+        partner_stock = [a for a in legal if STOCK_BASE + 4 <= a < DISCARD_PLAY_BASE]
+        if partner_stock:
+            return partner_stock[0]
+        planner = _Planner(state, seat)
+        _, first = planner.search()
+        if first is not None:
+            action = self._action(state, first)
+            if action in legal:
+                return action
+        if END_TURN in legal:
+            return END_TURN
+        return self.discard(state, seat, legal)
+
+    @staticmethod
+    def _action(state: SkipBoState, first: tuple[int, int]) -> int:
+        source, need = first
+        pile = _nexts(state).index(need)
+        if source == _STOCK:
+            return STOCK_BASE + pile
+        if source > 0:
+            return DISCARD_PLAY_BASE + (source - 1) * 4 + pile
+        card = -2 - source
+        return card * 4 + pile
+
+    @staticmethod
+    def discard(state: SkipBoState, seat: int, legal: list[int]) -> int:
+        hand = state.hands[seat]
+        piles = state.discards[seat]
+        stock = state.stocks[seat]
+        stock_top = stock[-1] if stock else None
+        empties = sum(1 for pile in piles if not pile)
+        numbers = [card for card in range(1, 13) if hand[card]]
+        candidates = numbers or [_WILD]
+        best: tuple[float, int] | None = None
+        for card in candidates:
+            for index, pile in enumerate(piles):
+                action = DISCARD_BASE + card * 4 + index
+                if action not in legal:
+                    continue
+                score = 0.05 * card  # rather part with high cards
+                if hand[card] > 1:
+                    score += 0.6  # duplicates are the cheapest to give up
+                if card == stock_top:
+                    score -= 0.4
+                if not pile:
+                    score += 1.5 if empties > 1 else 0.3
+                else:
+                    top = pile[-1]
+                    if top == card:
+                        score += 2.2
+                    elif top == card + 1:
+                        score += 3.0
+                    elif top == _WILD:
+                        score -= 6.0
+                    elif top > card:
+                        score += 1.0 - 0.25 * (top - card - 1)
+                    else:
+                        # Burying a lower card breaks the run; worse the closer it is to use.
+                        score -= 2.0 + 0.15 * (12 - top) + (3.0 if top == stock_top else 0.0)
+                    score -= 0.05 * len(pile)
+                if best is None or score > best[0]:
+                    best = (score, action)
+        if best is None:
+            return legal[-1]
+        return best[1]
