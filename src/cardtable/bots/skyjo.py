@@ -17,6 +17,7 @@ from ..skyjo.cards import COLS, MASK_POSITIONS, SLOTS
 from ..skyjo.moves import DISCARD_AND_REVEAL, DRAW, EXCHANGE, TAKE_DISCARD
 from ..skyjo.state import DRAWN, SETUP, TAKEN, TURN, SkyjoState
 from .base import Bot
+from .skyjo_hard import HardBot, NaiveBot
 
 #: Expected value of an unseen card: the mean of the deck (760 / 150).
 HIDDEN = 760 / 150
@@ -131,4 +132,4 @@ class GreedyBot:
         return value, DISCARD_AND_REVEAL + pos
 
 
-BOTS: dict[str, Callable[[], Bot]] = {"greedy": GreedyBot}
+BOTS: dict[str, Callable[[], Bot]] = {"greedy": GreedyBot, "naive": NaiveBot, "hard": HardBot}
