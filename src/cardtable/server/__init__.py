@@ -1,0 +1,11 @@
+"""The online table: an ASGI server where people and bots play the engines together.
+
+The server never re-implements a rule: it asks the engine for legal moves, views and
+outcomes. See docs/protocol.md for the WebSocket protocol. Modules: ``app`` (routes and
+the WebSocket loop), ``protocol`` (message schemas), ``rooms`` and ``table`` (live rooms),
+``events`` (versioned events per recipient), ``storage`` (SQLAlchemy, Alembic
+migrations), ``botseats`` (bots off the event loop), ``tokens``, ``names``, ``limits``,
+``connections``, ``replays``, ``config`` and ``command`` (the CLI glue).
+
+Nothing heavy is imported here, so ``cardtable`` commands that do not serve stay fast.
+"""

@@ -1,0 +1,61 @@
+"""Bots that play seats on the server, off the event loop.
+
+Choosing runs in a shared thread pool, on a clone of the state, so a slow bot never
+blocks other rooms or the connections of its own room. Bots decide from what their
+seat may see (see :mod:`cardtable.bots.base`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from ..bots import Bot, bot_names, make_bot
+from ..core import GameState, Rng
+
+log = logging.getLogger("cardtable.server")
+
+_MASK = (1 << 63) - 1
+
+
+def known_bot(game: str, name: str) -> bool:
+    return name in bot_names(game)
+
+
+def bot_rng(seed: int, moves_played: int) -> Rng:
+    """A generator fixed by the game and the move number, so restarts change nothing."""
+    return Rng((seed * 1_000_003 + moves_played * 7_919 + 1) & _MASK)
+
+
+def _choose(bot: Bot, state: GameState[Any], rng: Rng) -> int:
+    action = bot.choose(state, rng)
+    if not state.is_legal_action(action):
+        raise ValueError(f"bot {bot.name!r} chose illegal action {action}")
+    return action
+
+
+class BotPool:
+    """The worker threads shared by every bot seat of a server."""
+
+    def __init__(self, workers: int) -> None:
+        self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bot")
+
+    async def choose(self, game: str, name: str, state: GameState[Any], seed: int) -> int:
+        """The action bot ``name`` picks for the seat to move in ``state`` (a private copy).
+
+        A bot that fails or picks an illegal action is replaced by the first legal move,
+        so a broken bot cannot stall a table.
+        """
+        loop = asyncio.get_running_loop()
+        bot = make_bot(game, name)
+        rng = bot_rng(seed, len(state.history))
+        try:
+            return await loop.run_in_executor(self.executor, _choose, bot, state, rng)
+        except Exception:
+            log.exception("bot %s failed; playing the first legal move", name)
+            return state.legal_actions()[0]
+
+    def shutdown(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)

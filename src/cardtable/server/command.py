@@ -1,0 +1,89 @@
+"""``cardtable serve`` (and ``cardtable loadtest``): argparse wiring for the CLI."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+from .config import ServerConfig, default_data_dir
+
+
+def _seconds(text: str) -> float:
+    value = float(text)
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
+    return value
+
+
+def add_serve_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    serve = subparsers.add_parser("serve", help="run the online table (HTTP and WebSocket)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port (8000)")
+    serve.add_argument(
+        "--db",
+        metavar="URL",
+        help="database URL, e.g. postgresql+asyncpg://user:pw@host/db "
+        "(default: SQLite in the data folder)",
+    )
+    serve.add_argument(
+        "--data",
+        type=Path,
+        metavar="DIR",
+        help=f"data folder for the SQLite file (default {default_data_dir()})",
+    )
+    serve.add_argument(
+        "--bot-pause", type=_seconds, default=0.6, help="seconds a bot waits before moving (0.6)"
+    )
+    serve.add_argument(
+        "--grace",
+        type=_seconds,
+        default=60.0,
+        help="seconds before a disconnected player is replaced by a bot (60)",
+    )
+    serve.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="browser origin allowed to open WebSockets besides the server's own (repeatable)",
+    )
+    serve.add_argument(
+        "--room-ttl",
+        type=_seconds,
+        default=3600.0,
+        help="seconds after which an unused room expires (3600)",
+    )
+
+
+def serve_config(args: argparse.Namespace) -> ServerConfig:
+    data = args.data if args.data is not None else default_data_dir()
+    return ServerConfig(
+        data_dir=data,
+        db_url=args.db,
+        bot_pause=args.bot_pause,
+        grace_seconds=args.grace,
+        allowed_origins=tuple(args.allow_origin),
+        room_ttl_seconds=args.room_ttl,
+    )
+
+
+def run_serve(args: argparse.Namespace) -> None:
+    import uvicorn
+
+    from .app import create_app
+
+    config = serve_config(args)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    where = config.database_url() if args.db is None else args.db.split("@")[-1]
+    print(f"cardtable table: open http://{args.host}:{args.port}/ (database: {where})", flush=True)
+    sys.stdout.flush()
+    uvicorn.run(
+        create_app(config),
+        host=args.host,
+        port=args.port,
+        ws_max_size=config.max_message_bytes,
+        log_level="warning",
+        lifespan="on",
+    )

@@ -1,0 +1,58 @@
+"""Settings of a table server, with defaults suited to a small public server."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from pathlib import Path
+
+
+def default_data_dir() -> Path:
+    """``$CARDTABLE_DATA``, else ``$XDG_DATA_HOME/cardtable``, else ``~/.local/share/cardtable``."""
+    explicit = os.environ.get("CARDTABLE_DATA")
+    if explicit:
+        return Path(explicit)
+    xdg = os.environ.get("XDG_DATA_HOME")
+    base = Path(xdg) if xdg else Path.home() / ".local" / "share"
+    return base / "cardtable"
+
+
+def sqlite_url(data_dir: Path) -> str:
+    return f"sqlite+aiosqlite:///{data_dir / 'cardtable.db'}"
+
+
+@dataclasses.dataclass(frozen=True)
+class ServerConfig:
+    """Everything a server needs to know; ``db_url`` None means SQLite in ``data_dir``."""
+
+    data_dir: Path = dataclasses.field(default_factory=default_data_dir)
+    db_url: str | None = None
+    #: Seconds a bot waits before moving, so people can follow.
+    bot_pause: float = 0.6
+    #: Bot threads shared by every room.
+    bot_workers: int = 2
+    #: The bot that plays for a human who has been away longer than ``grace_seconds``.
+    away_bot: str = "greedy"
+    grace_seconds: float = 60.0
+    #: Largest WebSocket message accepted, in bytes (larger ones close with 1009).
+    max_message_bytes: int = 16_384
+    #: Token bucket per connection: ``rate_burst`` messages at once, ``rate_per_second`` after.
+    rate_per_second: float = 10.0
+    rate_burst: int = 40
+    #: Live rooms one client address may have created.
+    rooms_per_client: int = 20
+    #: A room nobody is connected to expires after this many idle seconds.
+    room_ttl_seconds: float = 3600.0
+    sweep_seconds: float = 60.0
+    #: Seconds a new WebSocket has to send its ``hello``.
+    hello_timeout: float = 10.0
+    #: Browser origins allowed to open WebSockets besides the server's own host.
+    allowed_origins: tuple[str, ...] = ()
+    #: Messages queued for one slow connection before it is dropped.
+    send_queue_size: int = 1000
+
+    def database_url(self) -> str:
+        return self.db_url if self.db_url is not None else sqlite_url(self.data_dir)
+
+    def uses_sqlite(self) -> bool:
+        return self.database_url().startswith("sqlite")

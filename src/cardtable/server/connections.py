@@ -1,0 +1,85 @@
+"""One WebSocket connection: who it is, its rate limit and its outgoing queue.
+
+Broadcasting never waits on a slow client: messages go into a bounded queue that a
+sender task drains; a connection whose queue overflows is dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Any
+
+from starlette.websockets import WebSocket
+
+from ..core import JSON
+from .limits import RateLimiter
+
+#: Close codes used by the server (RFC 6455 and the 4000-4999 private range).
+POLICY_VIOLATION = 1008
+MESSAGE_TOO_BIG = 1009
+TRY_AGAIN_LATER = 1013
+NO_SUCH_ROOM = 4004
+GOING_AWAY = 1001
+
+
+def dumps(data: JSON) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+class Connection:
+    """A client connected to one room, as a seat or as a spectator (``seat`` None)."""
+
+    def __init__(self, websocket: WebSocket, limiter: RateLimiter, queue_size: int) -> None:
+        self.websocket = websocket
+        self.limiter = limiter
+        self.seat: int | None = None
+        self.greeted = False
+        self.closing: int | None = None
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue(queue_size)
+        self._sender: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._sender = asyncio.create_task(self._send_loop())
+
+    def push(self, data: JSON | str) -> None:
+        """Queue a message; a connection too slow to keep up is closed."""
+        if self.closing is not None:
+            return
+        text = data if isinstance(data, str) else dumps(data)
+        try:
+            self._queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.closing = TRY_AGAIN_LATER
+            with contextlib.suppress(asyncio.QueueFull):
+                self._queue.get_nowait()
+                self._queue.put_nowait(None)
+
+    async def _send_loop(self) -> None:
+        while True:
+            text = await self._queue.get()
+            if text is None:
+                break
+            try:
+                await self.websocket.send_text(text)
+            except Exception:  # the peer went away; the receive loop will notice
+                break
+        if self.closing is not None:
+            with contextlib.suppress(Exception):
+                await self.websocket.close(self.closing)
+
+    async def finish(self, close_code: int | None = None) -> None:
+        """Flush what is queued, then close with ``close_code`` (None: the peer closed)."""
+        if self.closing is None:
+            self.closing = close_code
+        with contextlib.suppress(asyncio.QueueFull):
+            self._queue.put_nowait(None)
+        if self._sender is not None:
+            try:
+                await asyncio.wait_for(self._sender, timeout=5)
+            except (TimeoutError, asyncio.CancelledError):
+                self._sender.cancel()
+
+    def describe(self) -> dict[str, Any]:
+        return {"seat": self.seat}

@@ -1,0 +1,39 @@
+"""Display names: validated on the way in, escaped wherever shown as HTML."""
+
+from __future__ import annotations
+
+import html
+import unicodedata
+
+MIN_NAME = 1
+MAX_NAME = 24
+_ALLOWED_PUNCTUATION = frozenset(" -_.")
+
+
+class DisplayNameError(ValueError):
+    """A display name that is not allowed; the message says why."""
+
+
+def clean_name(raw: str) -> str:
+    """``raw`` normalized (NFC, spaces collapsed), or raise :class:`DisplayNameError`.
+
+    Names hold 1 to 24 letters, digits, spaces and ``-_.``; no markup, quotes or control
+    characters can pass, so a name is safe as text everywhere.
+    """
+    name = " ".join(unicodedata.normalize("NFC", raw).split())
+    if not MIN_NAME <= len(name) <= MAX_NAME:
+        raise DisplayNameError(f"a name has {MIN_NAME} to {MAX_NAME} characters")
+    for char in name:
+        if char in _ALLOWED_PUNCTUATION:
+            continue
+        category = unicodedata.category(char)
+        if category[0] not in "LN":
+            raise DisplayNameError(
+                f"a name may hold letters, digits, spaces and - _ . only (not U+{ord(char):04X})"
+            )
+    return name
+
+
+def escape_name(name: str) -> str:
+    """``name`` safe inside HTML (the front end must still insert names as text)."""
+    return html.escape(name, quote=True)

@@ -1,0 +1,143 @@
+"""The messages of the protocol, validated by pydantic (see docs/protocol.md).
+
+Client messages are strict: unknown fields, wrong types and out-of-range numbers are
+refused with a ``bad_message`` error before anything else reads them. Server messages
+are plain JSON built by the helpers at the bottom.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from ..core import JSON
+
+MAX_VERSION = 2**53
+MAX_ACTION = 2**31
+Token = Annotated[str, Field(min_length=1, max_length=200)]
+Version = Annotated[int, Field(ge=0, le=MAX_VERSION)]
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class Hello(_Message):
+    """First message of every connection: who is connecting and what they last saw."""
+
+    type: Literal["hello"]
+    token: Token | None = None
+    last_version: Version | None = None
+
+
+class MoveMessage(_Message):
+    """A move for the connection's seat: an action code or a move in the engine's JSON form."""
+
+    type: Literal["move"]
+    token: Token
+    version: Version
+    action: Annotated[int, Field(ge=0, lt=MAX_ACTION)] | None = None
+    move: dict[str, Any] | None = None
+
+
+class SeatSpec(_Message):
+    kind: Literal["human", "bot"]
+    bot: Annotated[str, Field(min_length=1, max_length=40)] | None = None
+
+
+class Configure(_Message):
+    """Host only, before the start: change rules options and/or the seats."""
+
+    type: Literal["configure"]
+    host_token: Token
+    options: dict[str, Any] | None = None
+    seats: Annotated[list[SeatSpec], Field(min_length=1, max_length=16)] | None = None
+
+
+class Start(_Message):
+    type: Literal["start"]
+    host_token: Token
+
+
+class Rematch(_Message):
+    """Host only, after the end: back to the lobby with the same seats for a new game."""
+
+    type: Literal["rematch"]
+    host_token: Token
+
+
+class Resync(_Message):
+    """Ask for the events after ``last_version`` (or a full sync)."""
+
+    type: Literal["resync"]
+    last_version: Version | None = None
+
+
+class Ping(_Message):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[
+    Hello | MoveMessage | Configure | Start | Rematch | Resync | Ping,
+    Field(discriminator="type"),
+]
+_CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+
+
+class CreateRoom(_Message):
+    """Body of ``POST /api/rooms``."""
+
+    game: Literal["skipbo", "skyjo"]
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: Annotated[list[SeatSpec], Field(min_length=1, max_length=16)] | None = None
+    name: Annotated[str, Field(max_length=100)] | None = None
+
+
+class JoinRoom(_Message):
+    """Body of ``POST /api/rooms/{code}/join``."""
+
+    name: Annotated[str, Field(max_length=100)]
+    seat: Annotated[int, Field(ge=0, le=15)] | None = None
+
+
+class ProtocolError(ValueError):
+    """A message that is not valid; ``code`` and ``reason`` go into the error reply."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+def describe(error: ValidationError) -> str:
+    """A short readable summary of a validation error that never echoes the input."""
+    parts = []
+    for item in error.errors(include_input=False, include_url=False)[:3]:
+        where = ".".join(str(part) for part in item["loc"]) or "message"
+        parts.append(f"{where}: {item['msg']}")
+    return "; ".join(parts)[:300]
+
+
+def parse_client_message(
+    text: str,
+) -> Hello | MoveMessage | Configure | Start | Rematch | Resync | Ping:
+    try:
+        message: Hello | MoveMessage | Configure | Start | Rematch | Resync | Ping = (
+            _CLIENT_MESSAGE.validate_json(text)
+        )
+    except ValidationError as error:
+        raise ProtocolError("bad_message", describe(error)) from None
+    except ValueError as error:  # e.g. recursion limit while parsing
+        raise ProtocolError("bad_message", "not a valid JSON message") from error
+    return message
+
+
+# --- server messages -----------------------------------------------------------
+
+
+def error_message(code: str, reason: str, version: int | None = None) -> JSON:
+    data: JSON = {"type": "error", "code": code, "reason": reason}
+    if version is not None:
+        data["version"] = version
+    return data

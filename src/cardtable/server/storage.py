@@ -1,0 +1,282 @@
+"""Persistence with SQLAlchemy 2 (async): rooms, games and move logs.
+
+SQLite (a file in the data folder, WAL mode) by default, PostgreSQL through a
+``postgresql+asyncpg://`` URL with the same code. The schema is created and upgraded
+by the Alembic migrations in ``migrations/`` when the server starts.
+
+Every write is one transaction committed before the caller broadcasts anything, so a
+move that anybody has seen is on disk (a crash of the process loses nothing committed).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+from ..core import JSON
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+metadata = sa.MetaData()
+
+rooms = sa.Table(
+    "rooms",
+    metadata,
+    sa.Column("code", sa.String(16), primary_key=True),
+    sa.Column("game", sa.String(32), nullable=False),
+    sa.Column("rules", sa.JSON, nullable=False),
+    sa.Column("seats", sa.JSON, nullable=False),
+    sa.Column("host_hash", sa.String(64), nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("game_no", sa.Integer, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=True),
+    sa.Column("version", sa.BigInteger, nullable=False),
+    sa.Column("start_version", sa.BigInteger, nullable=True),
+    sa.Column("client", sa.String(64), nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
+    sa.Index("ix_rooms_status", "status"),
+)
+
+games = sa.Table(
+    "games",
+    metadata,
+    sa.Column("room_code", sa.String(16), primary_key=True),
+    sa.Column("game_no", sa.Integer, primary_key=True),
+    sa.Column("game", sa.String(32), nullable=False),
+    sa.Column("rules", sa.JSON, nullable=False),
+    sa.Column("seats", sa.JSON, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("result", sa.JSON, nullable=True),
+    sa.Column("started_at", sa.Float, nullable=False),
+    sa.Column("finished_at", sa.Float, nullable=True),
+)
+
+moves = sa.Table(
+    "moves",
+    metadata,
+    sa.Column("room_code", sa.String(16), primary_key=True),
+    sa.Column("game_no", sa.Integer, primary_key=True),
+    sa.Column("idx", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("action", sa.Integer, nullable=False),
+    sa.Column("version", sa.BigInteger, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+LIVE_STATUSES = ("lobby", "playing", "finished")
+
+
+@dataclasses.dataclass
+class RoomRecord:
+    """One row of ``rooms`` plus, when restoring, the moves of its current game."""
+
+    code: str
+    game: str
+    rules: JSON
+    seats: list[JSON]
+    host_hash: str
+    status: str
+    game_no: int
+    seed: int | None
+    version: int
+    start_version: int | None
+    client: str
+    created_at: float
+    updated_at: float
+    moves: list[tuple[int, int, int]] = dataclasses.field(default_factory=list)
+    """(seat, action, version) of the current game, in order."""
+
+    def row(self) -> dict[str, Any]:
+        data = dataclasses.asdict(self)
+        del data["moves"]
+        return data
+
+
+@dataclasses.dataclass(frozen=True)
+class GameRecord:
+    room_code: str
+    game_no: int
+    game: str
+    rules: JSON
+    seats: list[JSON]
+    seed: int
+    result: JSON | None
+    started_at: float
+    finished_at: float | None
+    moves: list[tuple[int, int, int]]
+
+
+def _run_upgrade(connection: Connection) -> None:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    # In WAL mode NORMAL survives any crash of the process (not a power cut mid-write).
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.close()
+
+
+class Storage:
+    """The database behind a table server."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine: AsyncEngine | None = None
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.url.startswith("sqlite")
+
+    async def open(self) -> None:
+        """Connect, create the SQLite folder if needed, and migrate the schema to the head."""
+        if self.is_sqlite:
+            path = self.url.split("///", 1)[1] if "///" in self.url else ""
+            if path and path != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_async_engine(self.url)
+        if self.is_sqlite:
+            sa.event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        self.engine = engine
+        async with engine.begin() as connection:
+            await connection.run_sync(_run_upgrade)
+
+    async def close(self) -> None:
+        if self.engine is not None:
+            await self.engine.dispose()
+            self.engine = None
+
+    def _engine(self) -> AsyncEngine:
+        if self.engine is None:
+            raise RuntimeError("storage is not open")
+        return self.engine
+
+    # --- writes ------------------------------------------------------------------
+    async def insert_room(self, record: RoomRecord) -> None:
+        async with self._engine().begin() as connection:
+            await connection.execute(rooms.insert().values(**record.row()))
+
+    async def update_room(self, code: str, **fields: Any) -> None:
+        fields["updated_at"] = time.time()
+        async with self._engine().begin() as connection:
+            await connection.execute(rooms.update().where(rooms.c.code == code).values(**fields))
+
+    async def start_game(self, record: RoomRecord, public_seats: list[JSON]) -> None:
+        """Save the room as playing and open its game row (rules, public seats, seed)."""
+        now = time.time()
+        record.updated_at = now
+        async with self._engine().begin() as connection:
+            await connection.execute(
+                rooms.update().where(rooms.c.code == record.code).values(**record.row())
+            )
+            assert record.seed is not None
+            await connection.execute(
+                games.insert().values(
+                    room_code=record.code,
+                    game_no=record.game_no,
+                    game=record.game,
+                    rules=record.rules,
+                    seats=public_seats,
+                    seed=record.seed,
+                    result=None,
+                    started_at=now,
+                    finished_at=None,
+                )
+            )
+
+    async def record_move(
+        self,
+        code: str,
+        game_no: int,
+        index: int,
+        seat: int,
+        action: int,
+        version: int,
+        result: JSON | None,
+    ) -> None:
+        """Append one move and bump the room's version; close the game if it ended."""
+        now = time.time()
+        async with self._engine().begin() as connection:
+            await connection.execute(
+                moves.insert().values(
+                    room_code=code,
+                    game_no=game_no,
+                    idx=index,
+                    seat=seat,
+                    action=action,
+                    version=version,
+                    created_at=now,
+                )
+            )
+            values: dict[str, Any] = {"version": version, "updated_at": now}
+            if result is not None:
+                values["status"] = "finished"
+                await connection.execute(
+                    games.update()
+                    .where(games.c.room_code == code, games.c.game_no == game_no)
+                    .values(result=result, finished_at=now)
+                )
+            await connection.execute(rooms.update().where(rooms.c.code == code).values(**values))
+
+    async def delete_room(self, code: str) -> None:
+        """Forget a room that never played a game."""
+        async with self._engine().begin() as connection:
+            await connection.execute(rooms.delete().where(rooms.c.code == code))
+
+    # --- reads -------------------------------------------------------------------
+    async def load_live_rooms(self) -> list[RoomRecord]:
+        """Every room not closed, with the move log of its current game."""
+        async with self._engine().connect() as connection:
+            result = await connection.execute(
+                rooms.select().where(rooms.c.status.in_(LIVE_STATUSES)).order_by(rooms.c.code)
+            )
+            records = [RoomRecord(**row._asdict()) for row in result]
+            for record in records:
+                if record.status != "lobby":
+                    record.moves = await self._moves(connection, record.code, record.game_no)
+        return records
+
+    async def _moves(self, connection: Any, code: str, game_no: int) -> list[tuple[int, int, int]]:
+        result = await connection.execute(
+            sa.select(moves.c.seat, moves.c.action, moves.c.version)
+            .where(moves.c.room_code == code, moves.c.game_no == game_no)
+            .order_by(moves.c.idx)
+        )
+        return [(row.seat, row.action, row.version) for row in result]
+
+    async def load_game(self, code: str, game_no: int) -> GameRecord | None:
+        async with self._engine().connect() as connection:
+            result = await connection.execute(
+                games.select().where(games.c.room_code == code, games.c.game_no == game_no)
+            )
+            row = result.first()
+            if row is None:
+                return None
+            log = await self._moves(connection, code, game_no)
+        return GameRecord(**row._asdict(), moves=log)
+
+    async def list_games(self, code: str) -> list[GameRecord]:
+        async with self._engine().connect() as connection:
+            result = await connection.execute(
+                games.select().where(games.c.room_code == code).order_by(games.c.game_no)
+            )
+            return [GameRecord(**row._asdict(), moves=[]) for row in result]
+
+    async def room_exists(self, code: str) -> bool:
+        async with self._engine().connect() as connection:
+            result = await connection.execute(sa.select(rooms.c.code).where(rooms.c.code == code))
+            return result.first() is not None
