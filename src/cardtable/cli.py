@@ -19,6 +19,7 @@ from . import __version__
 from .bots import bot_names
 from .core import Game, OptionError, RulesBase
 from .games import game_names, get_game
+from .server.command import add_serve_parser, run_serve
 from .sim.bench import run_bench
 from .sim.options_doc import describe_options
 from .sim.tournament import run_tournament
@@ -70,6 +71,17 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--seed", type=int, default=0, help="tournament seed (0)")
     sim.add_argument("--json", type=Path, metavar="FILE", help="also write the result as JSON")
+    _add_tournament_flags(sim)
+    sim.add_argument("--plot", type=Path, metavar="FILE.png", help="plot win rates and scores")
+
+    ladder = commands.add_parser("ladder", help="round robin of bots with Bradley-Terry ratings")
+    ladder.add_argument("game", metavar="GAME", choices=game_names(), help=", ".join(game_names()))
+    _add_rules_flags(ladder)
+    ladder.add_argument("--games", type=_positive_int, default=100, help="games per pair (100)")
+    ladder.add_argument("--bots", help="comma-separated bot names (default: every bot)")
+    ladder.add_argument("--seed", type=int, default=0, help="ladder seed (0)")
+    ladder.add_argument("--json", type=Path, metavar="FILE", help="also write the result as JSON")
+    _add_tournament_flags(ladder)
 
     bench = commands.add_parser("bench", help="measure engine throughput on one core")
     bench.add_argument("game", metavar="GAME", choices=game_names(), help=", ".join(game_names()))
@@ -84,7 +96,15 @@ def _build_parser() -> argparse.ArgumentParser:
 
     rules = commands.add_parser("rules", help="list a game's rules options and defaults")
     rules.add_argument("game", metavar="GAME", choices=game_names(), help=", ".join(game_names()))
+    add_serve_parser(commands)
     return parser
+
+
+def _add_tournament_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--workers", type=_positive_int, default=1, help="processes (1)")
+    parser.add_argument(
+        "--paired", action="store_true", help="play each deal once per seat rotation"
+    )
 
 
 def _add_rules_flags(parser: argparse.ArgumentParser) -> None:
@@ -188,8 +208,39 @@ def _sim(args: argparse.Namespace) -> None:
         raise UsageError(f"--bots needs comma-separated names, got {args.bots!r}")
     _check_bots(game, names)
     with _progress_bar(f"{game.title}: playing", args.games) as progress:
-        result = run_tournament(game, rules, names, args.games, args.seed, progress=progress)
+        try:
+            result = run_tournament(
+                game, rules, names, args.games, args.seed, progress=progress,
+                paired=args.paired, workers=args.workers,
+            )  # fmt: skip
+        except ValueError as error:
+            raise UsageError(str(error)) from error
     print_tournament(_console(), game.title, result, _defaults(game))
+    if args.json is not None:
+        _write_json(args.json, result.to_json())
+    if args.plot is not None:
+        from .sim.plot import plot_tournament
+
+        plot_tournament(result, args.plot)
+
+
+def _ladder(args: argparse.Namespace) -> None:
+    from .sim.ladder import run_ladder
+    from .sim.report import print_ladder
+
+    game = _load_game(args.game)
+    rules = build_rules(game, args)
+    names = bot_names(game.name) if args.bots is None else args.bots.split(",")
+    _check_bots(game, names)
+    total = args.games * len(names) * (len(names) - 1) // 2
+    with _progress_bar(f"{game.title}: ladder", total) as progress:
+        try:
+            result = run_ladder(
+                game, rules, names, args.games, args.seed, workers=args.workers, progress=progress
+            )
+        except ValueError as error:
+            raise UsageError(str(error)) from error
+    print_ladder(_console(), game.title, result, _defaults(game))
     if args.json is not None:
         _write_json(args.json, result.to_json())
 
@@ -240,7 +291,7 @@ def _rules(args: argparse.Namespace) -> None:
     print_rules(_console(), game.title, rows)
 
 
-COMMANDS = {"sim": _sim, "bench": _bench, "demo": _demo, "rules": _rules}
+COMMANDS = {"sim": _sim, "bench": _bench, "demo": _demo, "rules": _rules, "serve": run_serve}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
