@@ -291,7 +291,14 @@ def _rules(args: argparse.Namespace) -> None:
     print_rules(_console(), game.title, rows)
 
 
-COMMANDS = {"sim": _sim, "bench": _bench, "demo": _demo, "rules": _rules, "serve": run_serve}
+COMMANDS = {
+    "sim": _sim,
+    "bench": _bench,
+    "demo": _demo,
+    "rules": _rules,
+    "ladder": _ladder,
+    "serve": run_serve,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -103,3 +103,27 @@ def print_rules(console: Console, title: str, options: list[tuple[str, str, str,
     for row in options:
         table.add_row(*row)
     console.print(table)
+
+
+def print_ladder(console: Console, title: str, result: Any, defaults: dict[str, Any]) -> None:
+    """A :class:`~cardtable.sim.ladder.LadderResult`: ratings, then every pair's score."""
+    console.print(
+        f"[bold]{title} ladder[/bold]: {result.games_per_pair} paired games per pair, "
+        f"seed {result.seed}"
+    )
+    console.print(f"Rules: {rules_summary(result.rules, defaults)}")
+    table = Table()
+    table.add_column("Bot")
+    table.add_column("Bradley-Terry rating (Elo scale)", justify="right")
+    table.add_column("95% interval", justify="right")
+    table.add_column("Wins", justify="right")
+    for rating in result.ratings:
+        table.add_row(
+            rating.name,
+            f"{rating.rating:+.0f}",
+            f"{rating.low:+.0f} to {rating.high:+.0f}",
+            f"{rating.wins:g}/{rating.games}",
+        )
+    console.print(table)
+    for a, b, wins_a, wins_b in result.pairs:
+        console.print(f"{a} vs {b}: {wins_a:g} - {wins_b:g}")

@@ -148,6 +148,7 @@ class TournamentResult:
     rounds: Estimate
     blocked: int
     records: tuple[GameRecord, ...]
+    paired: bool = False
 
     @property
     def games(self) -> int:
@@ -169,6 +170,7 @@ class TournamentResult:
             "seed": self.seed,
             "games": self.games,
             "seat_bots": list(self.seat_bots),
+            "paired": self.paired,
             "bots": [summary.to_json() for summary in self.bots],
             "wins_per_seat": list(self.wins_per_seat),
             "moves": estimate(self.moves),
@@ -186,6 +188,45 @@ def seat_assignment(bot_names: Sequence[str], seats: int) -> tuple[str, ...]:
     return tuple(bot_names[seat % len(bot_names)] for seat in range(seats))
 
 
+def paired_bots(seat_bots: Sequence[str], index: int, paired: bool) -> tuple[str, ...]:
+    """The bots of game ``index``: with ``paired``, seats rotate by ``index % seats``."""
+    if not paired:
+        return tuple(seat_bots)
+    n = len(seat_bots)
+    shift = index % n
+    return tuple(seat_bots[(seat + shift) % n] for seat in range(n))
+
+
+def deal_seed(seed: int, index: int, seats: int, paired: bool) -> int:
+    """The deal of game ``index``: with ``paired``, ``seats`` games in a row share one deal."""
+    return game_seed(seed, index // seats if paired else index)
+
+
+def _play_indexed(
+    game: Game[Any],
+    rules: RulesBase,
+    seat_bots: tuple[str, ...],
+    seed: int,
+    paired: bool,
+    indices: Sequence[int],
+    max_moves: int,
+    bot_factory: Callable[[str], Bot] | None,
+) -> list[GameRecord]:
+    """Play the games ``indices`` of a tournament; the unit of work of one process."""
+    if bot_factory is None:
+
+        def bot_factory(name: str) -> Bot:
+            return make_bot(game.name, name)
+
+    records = []
+    seats = len(seat_bots)
+    for index in indices:
+        bots = [bot_factory(name) for name in paired_bots(seat_bots, index, paired)]
+        dealt = deal_seed(seed, index, seats, paired)
+        records.append(play_game(game, rules, bots, dealt, max_moves=max_moves))
+    return records
+
+
 def run_tournament(
     game: Game[Any],
     rules: RulesBase,
@@ -196,32 +237,100 @@ def run_tournament(
     max_moves: int = DEFAULT_MAX_MOVES,
     progress: Callable[[int], None] | None = None,
     bot_factory: Callable[[str], Bot] | None = None,
+    paired: bool = False,
+    workers: int = 1,
 ) -> TournamentResult:
     """Play ``games`` seeded games and aggregate them per bot name.
 
     Bots are made afresh for every game so that no game depends on the ones before
-    it. ``progress`` is called with the number of finished games after each game.
-    ``bot_factory`` makes a bot from a name (default: the registry's ``make_bot``).
-    Raises ``KeyError`` for an unknown bot name before any game is played.
+    it. ``progress`` is called with the number of finished games (after each game
+    with one worker, after each batch with several). ``bot_factory`` makes a bot
+    from a name (default: the registry's ``make_bot``); with several workers it must
+    be picklable (a module-level function). Raises ``KeyError`` for an unknown bot
+    name before any game is played.
+
+    With ``paired``, every deal is played once per seat rotation (``games`` must be a
+    multiple of the number of seats), so each bot meets the same cards from every
+    seat and the luck of the deal cancels. ``workers`` > 1 plays batches of games in
+    separate processes; the records, and so every figure, are the same as with one
+    worker, because each game depends only on its index.
     """
-    if bot_factory is None:
-
-        def bot_factory(name: str) -> Bot:
-            return make_bot(game.name, name)
-
     if games < 0:
         raise ValueError(f"games must be >= 0, got {games}")
+    if workers < 1:
+        raise ValueError(f"workers must be >= 1, got {workers}")
+    factory = bot_factory
+    if factory is None:
+
+        def factory(name: str) -> Bot:
+            return make_bot(game.name, name)
+
     seats = game.new_state(rules, game_seed(seed, 0)).num_players
     seat_bots = seat_assignment(bot_names, seats)
+    if paired and games % seats:
+        raise ValueError(
+            f"paired games come in sets of {seats} (one per seat rotation); got {games}"
+        )
     for name in dict.fromkeys(seat_bots):
-        bot_factory(name)
-    records = []
-    for index in range(games):
-        bots = [bot_factory(name) for name in seat_bots]
-        records.append(play_game(game, rules, bots, game_seed(seed, index), max_moves=max_moves))
-        if progress is not None:
-            progress(index + 1)
-    return summarize(game.name, rules, seed, seat_bots, records)
+        factory(name)
+    records: list[GameRecord] = []
+    if workers == 1 or games < 2:
+        for index in range(games):
+            records += _play_indexed(
+                game, rules, seat_bots, seed, paired, [index], max_moves, bot_factory
+            )
+            if progress is not None:
+                progress(index + 1)
+    else:
+        records = _play_parallel(
+            game, rules, seat_bots, seed, paired, games, max_moves, bot_factory, workers, progress
+        )
+    return summarize(game.name, rules, seed, seat_bots, records, paired=paired)
+
+
+def _play_parallel(
+    game: Game[Any],
+    rules: RulesBase,
+    seat_bots: tuple[str, ...],
+    seed: int,
+    paired: bool,
+    games: int,
+    max_moves: int,
+    bot_factory: Callable[[str], Bot] | None,
+    workers: int,
+    progress: Callable[[int], None] | None,
+) -> list[GameRecord]:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    # Small batches keep the progress bar moving and the processes evenly loaded.
+    size = max(1, min(50, games // (workers * 8)))
+    batches = [list(range(start, min(games, start + size))) for start in range(0, games, size)]
+    results: dict[int, list[GameRecord]] = {}
+    done = 0
+    # Spawned (not forked) processes: no inherited threads or locks, same on every platform.
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        futures = {
+            pool.submit(
+                _play_indexed,
+                game,
+                rules,
+                seat_bots,
+                seed,
+                paired,
+                batch,
+                max_moves,
+                bot_factory,
+            ): number
+            for number, batch in enumerate(batches)
+        }
+        for future in as_completed(futures):
+            results[futures[future]] = future.result()
+            done += len(results[futures[future]])
+            if progress is not None:
+                progress(done)
+    return [record for number in range(len(batches)) for record in results[number]]
 
 
 def summarize(
@@ -230,12 +339,24 @@ def summarize(
     seed: int,
     seat_bots: tuple[str, ...],
     records: Sequence[GameRecord],
+    *,
+    paired: bool = False,
 ) -> TournamentResult:
-    """Aggregate finished games; separate from playing them so records can come from anywhere."""
+    """Aggregate finished games; separate from playing them so records can come from anywhere.
+
+    Each record's own ``bots`` say who sat where, so rotated (paired) games pool
+    correctly: a bot's figures cover every seat it occupied in every game.
+    """
     summaries = []
     for name in dict.fromkeys(seat_bots):
-        seats = tuple(seat for seat, bot in enumerate(seat_bots) if bot == name)
-        wins = sum(1 for r in records if any(seat in r.winners for seat in seats))
+        seats = tuple(
+            seat
+            for seat in range(len(seat_bots))
+            if any(r.bots[seat] == name for r in records)
+            or (not records and seat_bots[seat] == name)
+        )
+        mine = [tuple(s for s, bot in enumerate(r.bots) if bot == name) for r in records]
+        wins = sum(1 for r, own in zip(records, mine, strict=True) if set(own) & set(r.winners))
         summaries.append(
             BotSummary(
                 name=name,
@@ -244,9 +365,16 @@ def summarize(
                 wins=wins,
                 win_rate=wilson_interval(wins, len(records)),
                 points_per_round=mean_estimate(
-                    [points[seat] for r in records for points in r.round_points for seat in seats]
+                    [
+                        points[seat]
+                        for r, own in zip(records, mine, strict=True)
+                        for points in r.round_points
+                        for seat in own
+                    ]
                 ),
-                final_score=mean_estimate([r.scores[seat] for r in records for seat in seats]),
+                final_score=mean_estimate(
+                    [r.scores[seat] for r, own in zip(records, mine, strict=True) for seat in own]
+                ),
             )
         )
     wins_per_seat = tuple(
@@ -264,4 +392,5 @@ def summarize(
         rounds=mean_estimate([r.rounds for r in records]),
         blocked=sum(1 for r in records if r.blocked),
         records=tuple(records),
+        paired=paired,
     )
