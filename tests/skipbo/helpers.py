@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from cardtable.core import Rng, play_random
 from cardtable.skipbo import GAME, SKIP_BO, SkipBoRules, SkipBoState
 from cardtable.skipbo.cards import new_deck
 
@@ -89,3 +90,10 @@ def position(
 def filler(count: int) -> list[int]:
     """``count`` ordinary cards (5 to 10 in turn) for piles whose content does not matter."""
     return [5 + i % 6 for i in range(count)]
+
+
+def random_play(rules: SkipBoRules, seed: int, moves: int) -> SkipBoState:
+    """The position after up to ``moves`` random moves of a game dealt from ``seed``."""
+    state = GAME.new_state(rules, seed)
+    play_random(state, Rng(seed), moves)
+    return state

@@ -6,8 +6,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardtable.core import IllegalMoveError, Rng
-from cardtable.skipbo import GAME, SkipBoRules, SkipBoState
+from cardtable.skipbo import GAME, SkipBoRules
 from cardtable.skipbo.cards import deck_counts
+
+from .helpers import random_play
 
 rules_strategy = st.one_of(
     st.builds(
@@ -25,17 +27,6 @@ rules_strategy = st.one_of(
         stock_size=st.sampled_from([5, 10]),
     ),
 )
-
-
-def random_play(rules: SkipBoRules, seed: int, moves: int) -> SkipBoState:
-    state = GAME.new_state(rules, seed)
-    rng = Rng(seed)
-    for _ in range(moves):
-        if state.is_over:
-            break
-        legal = state.legal_actions()
-        state.apply_action(legal[rng.below(len(legal))])
-    return state
 
 
 @settings(max_examples=40, deadline=None)

@@ -6,21 +6,9 @@ import json
 
 import pytest
 
-from cardtable.core import Rng
-from cardtable.skipbo import GAME, SkipBoRules
+from cardtable.skipbo import SkipBoRules
 
-from .helpers import SB, position
-
-
-def played_state(seed: int, rules: SkipBoRules, moves: int) -> object:
-    state = GAME.new_state(rules, seed)
-    rng = Rng(seed)
-    for _ in range(moves):
-        if state.is_over:
-            break
-        legal = state.legal_actions()
-        state.apply_action(legal[rng.below(len(legal))])
-    return state
+from .helpers import SB, position, random_play
 
 
 def test_view_shows_exactly_the_public_table_and_the_own_hand() -> None:
@@ -60,10 +48,9 @@ def test_view_rejects_a_seat_outside_the_table() -> None:
 @pytest.mark.parametrize("seed", range(6))
 def test_views_never_contain_hidden_cards(seed: int) -> None:
     rules = SkipBoRules(players=4, teams=True, stock_size=10)
-    state = played_state(seed, rules, 60)
-    assert hasattr(state, "view")
+    state = random_play(rules, seed, 60)
     for seat in (None, 0, 1, 2, 3):
-        text = json.dumps(state.view(seat))  # type: ignore[attr-defined]
+        text = json.dumps(state.view(seat))
         view = json.loads(text)
         # Nothing lists the draw pile or a stock below its top.
         assert "draw" not in view and "stocks" not in view and "hands" not in view

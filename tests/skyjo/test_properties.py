@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardtable.core import IllegalMoveError, Rng
+from cardtable.core import IllegalMoveError, Rng, play_random
 from cardtable.skyjo import GAME, SkyjoRules, SkyjoState
 
 from .helpers import face_down
@@ -26,12 +26,7 @@ SETTINGS = settings(max_examples=40, deadline=None)
 
 def random_play(rules: SkyjoRules, seed: int, steps: int) -> SkyjoState:
     state = GAME.new_state(rules, seed)
-    policy = Rng(seed + 1)
-    for _ in range(steps):
-        if state.is_over:
-            break
-        legal = state.legal_actions()
-        state.apply_action(legal[policy.below(len(legal))])
+    play_random(state, Rng(seed + 1), steps)
     return state
 
 

@@ -10,6 +10,7 @@ from .errors import (
 )
 from .game import JSON, Event, Game, GameState, Outcome, Result, RoundResult, require_keys
 from .options import RulesBase, check_bool, check_int, check_optional_int
+from .playout import play_random
 from .rng import Rng
 
 __all__ = [
@@ -34,5 +35,6 @@ __all__ = [
     "check_int",
     "check_optional_int",
     "check_state",
+    "play_random",
     "require_keys",
 ]
