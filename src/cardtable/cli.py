@@ -19,6 +19,7 @@ from . import __version__
 from .bots import bot_names
 from .core import Game, OptionError, RulesBase
 from .games import game_names, get_game
+from .rl.bench import add_rl_bench_arguments
 from .server.command import add_serve_parser, run_serve
 from .sim.bench import run_bench
 from .sim.options_doc import describe_options
@@ -91,6 +92,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "--games", type=_positive_int, help="play exactly this many games per measurement"
     )
     bench.add_argument("--json", type=Path, metavar="FILE", help="also write the figures as JSON")
+    add_rl_bench_arguments(bench)
 
     commands.add_parser("demo", help="short demonstration tournaments of both games")
 
@@ -250,6 +252,18 @@ def _bench(args: argparse.Namespace) -> None:
 
     game = _load_game(args.game)
     rules = build_rules(game, args)
+    if args.rl:
+        from .rl.bench import rl_bench_command
+
+        _check_bots(game, [args.rl_bots])
+        try:
+            figures = rl_bench_command(game.name, game.title, rules, args)
+        except ModuleNotFoundError as error:
+            message = f"--rl needs the extra rl: pip install cardtable[rl] ({error})"
+            raise UsageError(message) from error
+        if args.json is not None:
+            _write_json(args.json, figures)
+        return
     report = run_bench(game, rules, seconds=args.seconds, games=args.games)
     print_bench(_console(), f"{game.title} benchmark", report, _defaults(game))
     if args.json is not None:

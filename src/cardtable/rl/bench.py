@@ -1,0 +1,170 @@
+"""``cardtable bench GAME --rl``: environment steps per second with observations.
+
+This module is imported by the command line to add its flags, so it imports
+numpy, Gymnasium and PettingZoo only inside :func:`run_rl_bench`.
+
+Three figures, each on one core, each counting one step as one learner/agent
+action with its observation and action mask computed:
+
+- ``aec``: the PettingZoo AEC env, every seat playing uniformly random legal moves,
+  ``observe()`` called for the agent to move before every step;
+- ``gym x1``: one single-agent Gymnasium env (learner random, bots ``--rl-bots``);
+- ``gym xN``: ``SyncVectorEnv`` of N such envs; steps = N per vector step.
+
+The bots' own moves inside a Gymnasium step are counted separately as engine moves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from ..core import JSON, Rng, RulesBase
+
+
+def _count(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def add_rl_bench_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``--rl`` flags of ``cardtable bench``."""
+    group = parser.add_argument_group("reinforcement-learning environments (extra 'rl')")
+    group.add_argument(
+        "--rl", action="store_true", help="measure the RL environments' steps per second"
+    )
+    group.add_argument(
+        "--envs", type=_count, default=8, metavar="N", help="environments in the vector env (8)"
+    )
+    group.add_argument(
+        "--rl-bots", default="random", metavar="NAME", help="opponents of the Gymnasium env"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class RlFigure:
+    name: str
+    steps: int
+    seconds: float
+    engine_moves: int
+
+    @property
+    def per_second(self) -> float:
+        return self.steps / self.seconds if self.seconds > 0 else 0.0
+
+    def to_json(self) -> JSON:
+        return {
+            "name": self.name,
+            "steps": self.steps,
+            "seconds": self.seconds,
+            "steps_per_second": self.per_second,
+            "engine_moves": self.engine_moves,
+        }
+
+
+def _bench_aec(game_name: str, rules: RulesBase, seconds: float) -> RlFigure:
+    import numpy as np
+
+    from .aec import aec_env
+
+    env = aec_env(game_name, rules=rules)
+    env.reset(seed=0)
+    rng = Rng(0)
+    steps = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        agent = env.agent_selection
+        obs = env.observe(agent)
+        if env.terminations[agent]:
+            env.step(None)
+            if not env.agents:
+                env.reset()
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[rng.below(len(legal))]))
+        steps += 1
+        if steps % 256 == 0 and time.perf_counter() >= deadline:
+            break
+    elapsed = time.perf_counter() - start
+    return RlFigure("aec", steps, elapsed, steps)
+
+
+def _bench_gym(
+    game_name: str, rules: RulesBase, seconds: float, num_envs: int, bots: str
+) -> RlFigure:
+    import numpy as np
+
+    from .gym_env import make_vector_env
+
+    envs = make_vector_env(game_name, num_envs, rules=rules, opponents=bots)
+    _, infos = envs.reset(seed=0)
+    rng = Rng(0)
+    steps = 0
+    start = time.perf_counter()
+    moves_before = sum(len(env.game_state.history) for env in _inner(envs))
+    finished_moves = 0
+    deadline = start + seconds
+    while True:
+        masks = infos["action_mask"]
+        actions = np.zeros(num_envs, dtype=np.int64)
+        for index in range(num_envs):
+            legal = np.flatnonzero(masks[index])
+            if len(legal):
+                actions[index] = legal[rng.below(len(legal))]
+        for env in _inner(envs):
+            if env.game_state.is_over:  # reset on this step: count the finished game
+                finished_moves += len(env.game_state.history)
+        _, _, _, _, infos = envs.step(actions)
+        steps += num_envs
+        if time.perf_counter() >= deadline:
+            break
+    elapsed = time.perf_counter() - start
+    moves = finished_moves + sum(len(env.game_state.history) for env in _inner(envs))
+    envs.close()
+    label = f"gym x{num_envs}"
+    return RlFigure(label, steps, elapsed, moves - moves_before)
+
+
+def _inner(envs: Any) -> list[Any]:
+    return [env.unwrapped for env in envs.envs]
+
+
+def run_rl_bench(
+    game_name: str, rules: RulesBase, *, seconds: float, num_envs: int, bots: str
+) -> list[RlFigure]:
+    """Measure the three figures, splitting ``seconds`` between them."""
+    share = seconds / 3
+    figures = [_bench_aec(game_name, rules, share), _bench_gym(game_name, rules, share, 1, bots)]
+    figures.append(_bench_gym(game_name, rules, share, num_envs, bots))
+    return figures
+
+
+def format_rl_bench(title: str, rules: RulesBase, figures: list[RlFigure]) -> str:
+    import platform
+
+    lines = [
+        f"{title} RL environments, one core, Python {platform.python_version()}",
+        f"rules: {rules.to_json()}",
+        f"{'environment':<12} {'steps':>9} {'seconds':>8} {'steps/s':>10} {'engine moves/s':>15}",
+    ]
+    for figure in figures:
+        moves = figure.engine_moves / figure.seconds if figure.seconds > 0 else 0.0
+        lines.append(
+            f"{figure.name:<12} {figure.steps:>9} {figure.seconds:>8.2f} "
+            f"{figure.per_second:>10,.0f} {moves:>15,.0f}"
+        )
+    return "\n".join(lines)
+
+
+def rl_bench_command(game_name: str, title: str, rules: RulesBase, args: Any) -> JSON:
+    """Run the benchmark for the command line, print it, and return the figures as JSON."""
+    figures = run_rl_bench(
+        game_name, rules, seconds=args.seconds, num_envs=args.envs, bots=args.rl_bots
+    )
+    print(format_rl_bench(title, rules, figures))
+    return {"game": game_name, "rules": rules.to_json(), "rl": [f.to_json() for f in figures]}

@@ -1,0 +1,178 @@
+"""What the AEC and Gymnasium environments share: rules, encoders, masks, rewards, text."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from ..core import JSON, Game, GameState, Result, RoundResult, RulesBase
+from ..games import get_game
+from .layout import Layout
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+RewardKind = Literal["win", "score"]
+RewardAt = Literal["game", "round"]
+REWARD_KINDS = ("win", "score")
+REWARD_AT = ("game", "round")
+#: Skyjo counts points against a player (lower is better): its score rewards are negated.
+LOWER_IS_BETTER = {"skyjo": True, "skipbo": False}
+
+
+class Encoder(Protocol):
+    game: str
+    layout: Layout
+    size: int
+
+    def encode_list(self, view: JSON) -> list[float]: ...
+
+    def encode(self, view: JSON) -> NDArray[np.float32]: ...
+
+
+def resolve_rules(game: Game[Any], rules: RulesBase | Mapping[str, Any] | None) -> RulesBase:
+    """A rules object from a rules object, a dict of options (validated) or None (defaults)."""
+    if rules is None:
+        return game.rules_type()
+    if isinstance(rules, RulesBase):
+        if not isinstance(rules, game.rules_type):
+            raise TypeError(f"{game.title} needs {game.rules_type.__name__}, got {rules!r}")
+        return rules
+    return game.rules_from_json(dict(rules))
+
+
+def make_encoder(game_name: str, rules: RulesBase) -> Encoder:
+    if game_name == "skyjo":
+        from ..skyjo.rules import SkyjoRules
+        from .skyjo_obs import SkyjoEncoder
+
+        assert isinstance(rules, SkyjoRules)
+        return SkyjoEncoder(rules)
+    if game_name == "skipbo":
+        from ..skipbo.rules import SkipBoRules
+        from .skipbo_obs import SkipBoEncoder
+
+        assert isinstance(rules, SkipBoRules)
+        return SkipBoEncoder(rules)
+    raise KeyError(f"no observation encoder for {game_name!r}")
+
+
+def load(
+    game_name: str, rules: RulesBase | Mapping[str, Any] | None
+) -> tuple[Game[Any], RulesBase, Encoder]:
+    game = get_game(game_name)
+    resolved = resolve_rules(game, rules)
+    return game, resolved, make_encoder(game_name, resolved)
+
+
+def check_reward_options(reward: str, reward_at: str) -> None:
+    if reward not in REWARD_KINDS:
+        raise ValueError(f"reward must be one of {', '.join(REWARD_KINDS)}, got {reward!r}")
+    if reward_at not in REWARD_AT:
+        raise ValueError(f"reward_at must be one of {', '.join(REWARD_AT)}, got {reward_at!r}")
+
+
+def observation(encoder: Encoder, state: GameState[Any], seat: int) -> NDArray[np.float32]:
+    """The observation of ``seat``: only ``state.view(seat)`` is read."""
+    return encoder.encode(state.view(seat))
+
+
+def action_mask(state: GameState[Any], seat: int, num_actions: int) -> NDArray[np.int8]:
+    """``state.action_mask()`` as int8 when ``seat`` is to move, else all zeros."""
+    import numpy as np
+
+    if state.current_player != seat:
+        return np.zeros(num_actions, dtype=np.int8)
+    return np.frombuffer(bytearray(state.action_mask()), dtype=np.int8)
+
+
+def _win_loss(winners: tuple[int, ...], players: int) -> list[float]:
+    if not winners or len(winners) == players:
+        return [0.0] * players
+    return [1.0 if seat in winners else -1.0 for seat in range(players)]
+
+
+class RewardRule:
+    """Rewards per seat for what happened since the last call (rounds finished, game end)."""
+
+    def __init__(self, game_name: str, players: int, reward: str, reward_at: str) -> None:
+        check_reward_options(reward, reward_at)
+        self.players = players
+        self.reward = reward
+        self.reward_at = reward_at
+        self.sign = -1.0 if LOWER_IS_BETTER.get(game_name, False) else 1.0
+
+    def round_rewards(self, finished: RoundResult) -> list[float]:
+        if self.reward == "win":
+            return _win_loss(finished.winners, self.players)
+        return [self.sign * points for points in finished.points]
+
+    def game_rewards(self, result: Result) -> list[float]:
+        if self.reward == "win":
+            return _win_loss(result.winners, self.players)
+        return [self.sign * score for score in result.scores]
+
+    def after_move(self, state: GameState[Any], rounds_before: int) -> tuple[list[float], int]:
+        """Rewards earned by the move just applied, and the new number of finished rounds."""
+        rounds = state.rounds()
+        total = [0.0] * self.players
+        if self.reward_at == "round":
+            for finished in rounds[rounds_before:]:
+                for seat, value in enumerate(self.round_rewards(finished)):
+                    total[seat] += value
+        elif state.is_over:
+            result = state.result()
+            assert result is not None
+            total = self.game_rewards(result)
+        return total, len(rounds)
+
+
+def render_text(state: GameState[Any]) -> str:
+    """A plain-text picture of the position as a spectator sees it."""
+    view = state.view(None)
+    if view["game"] == "skyjo":
+        return _skyjo_text(view)
+    return _skipbo_text(view)
+
+
+def _skyjo_text(view: JSON) -> str:
+    lines = [
+        f"Skyjo round {view['round']}, phase {view['phase']}, "
+        f"to move: {view['current_player']}, draw pile {view['draw_count']}, "
+        f"discard top {view['discard_top']}, held {view['hand']}"
+    ]
+    for seat, (grid, status) in enumerate(zip(view["grids"], view["status"], strict=True)):
+        cells = [
+            "  ." if state == "removed" else "  #" if card is None else f"{card:3d}"
+            for card, state in zip(grid, status, strict=True)
+        ]
+        rows = [" ".join(cells[row * 4 : row * 4 + 4]) for row in range(3)]
+        closer = " (closer)" if view["closer"] == seat else ""
+        lines.append(f"seat {seat}: total {view['totals'][seat]}{closer}")
+        lines += [f"   {row}" for row in rows]
+    if view["result"] is not None:
+        lines.append(f"over: winners {view['result']['winners']}")
+    return "\n".join(lines)
+
+
+def _skipbo_text(view: JSON) -> str:
+    building = " ".join(f"[{len(pile)}]" for pile in view["building"])
+    lines = [
+        f"Skip-Bo round {view['round']}, turn {view['turn']}, to move: {view['current']}, "
+        f"draw pile {view['draw_size']}, building {building}"
+    ]
+    for player in view["players"]:
+        discards = " ".join(
+            "-" if not pile else ",".join("S" if c == 0 else str(c) for c in pile[-3:])
+            for pile in player["discards"]
+        )
+        top = player["stock_top"]
+        lines.append(
+            f"seat {player['seat']}: stock {player['stock_size']} "
+            f"(top {'-' if top is None else 'S' if top == 0 else top}), "
+            f"hand {player['hand_size']}, discards {discards}, score {player['score']}"
+        )
+    if view["result"] is not None:
+        lines.append(f"over: winners {view['result']['winners']}")
+    return "\n".join(lines)
