@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 import gymnasium
 import numpy as np
@@ -42,7 +42,8 @@ ILLEGAL_MODES = ("raise", "penalty")
 class CardtableGymEnv(gymnasium.Env[np.ndarray, np.int64]):
     """One seat of ``game_name`` for a single learner, the other seats played by bots."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    # gymnasium.Env declares metadata as an instance attribute with a class default.
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
@@ -160,7 +161,7 @@ class CardtableGymEnv(gymnasium.Env[np.ndarray, np.int64]):
             self.render()
         return obs, earned, state.is_over, False, info
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         if self.render_mode is None or self.state_ is None:
             return None
         text = render_text(self.state_)
