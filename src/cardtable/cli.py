@@ -24,6 +24,7 @@ from .server.command import add_serve_parser, run_serve
 from .sim.bench import run_bench
 from .sim.options_doc import describe_options
 from .sim.tournament import run_tournament
+from .tui.command import add_play_parser, run_play
 
 USAGE_ERROR = 2
 
@@ -99,6 +100,7 @@ def _build_parser() -> argparse.ArgumentParser:
     rules = commands.add_parser("rules", help="list a game's rules options and defaults")
     rules.add_argument("game", metavar="GAME", choices=game_names(), help=", ".join(game_names()))
     add_serve_parser(commands)
+    add_play_parser(commands)
     return parser
 
 
@@ -321,6 +323,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exit_:  # --help, --version and argparse's own usage errors
         return exit_.code if isinstance(exit_.code, int) else USAGE_ERROR
+    if args.command == "play":
+        return run_play(args)
     try:
         COMMANDS[args.command](args)
     except UsageError as error:

@@ -1,0 +1,79 @@
+"""Translations shared by the terminal client and the web table.
+
+Each language is one flat JSON catalog in this package (``en.json``, ``fr.json``,
+``de.json``, ``it.json``) mapping a dotted key to a text with ``{name}``
+placeholders. Card and pile names follow each language's rule sheet.
+:func:`translate` falls back to English for a key a catalog lacks, and records
+the miss so tests can insist that nothing is missing.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import string
+from collections.abc import Mapping
+from importlib import resources
+
+LANGUAGES: tuple[str, ...] = ("en", "fr", "de", "it")
+FALLBACK = "en"
+ENV_VARIABLES = ("CARDTABLE_LANG", "LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE")
+
+_missing: set[tuple[str, str]] = set()
+
+
+@functools.cache
+def catalog(lang: str) -> dict[str, str]:
+    """The catalog of ``lang`` (a copy is not made: do not modify it)."""
+    if lang not in LANGUAGES:
+        raise KeyError(f"unknown language {lang!r}; known: {', '.join(LANGUAGES)}")
+    text = resources.files(__package__).joinpath(f"{lang}.json").read_text(encoding="utf-8")
+    data = json.loads(text)
+    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+        raise ValueError(f"{lang}.json must be a JSON object of strings")
+    return data
+
+
+def default_language(environ: Mapping[str, str] | None = None) -> str:
+    """The language named by the environment (``CARDTABLE_LANG``, then the locale), else English."""
+    env = os.environ if environ is None else environ
+    for name in ENV_VARIABLES:
+        value = env.get(name, "")
+        for part in value.split(":"):
+            code = part[:2].lower()
+            if code in LANGUAGES:
+                return code
+    return FALLBACK
+
+
+def translate(lang: str, key: str, **params: object) -> str:
+    """The text of ``key`` in ``lang`` with ``params`` filled in; English when ``lang`` lacks it."""
+    text = catalog(lang).get(key)
+    if text is None:
+        _missing.add((lang, key))
+        text = catalog(FALLBACK).get(key)
+        if text is None:
+            return key
+    return text.format(**params) if params else text
+
+
+def placeholders(text: str) -> set[str]:
+    """The names of the ``{placeholders}`` in ``text``."""
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def missing() -> set[tuple[str, str]]:
+    """Every (language, key) looked up so far that its catalog lacked."""
+    return set(_missing)
+
+
+__all__ = [
+    "FALLBACK",
+    "LANGUAGES",
+    "catalog",
+    "default_language",
+    "missing",
+    "placeholders",
+    "translate",
+]

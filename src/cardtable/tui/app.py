@@ -1,0 +1,533 @@
+"""The Textual app: one table, drawn from a :class:`GameSource`.
+
+The app holds no game state: it draws ``source.view()`` after every update, and
+keeps only what the player is pointing at (a cursor, a selected card). Every key
+is declared in ``BINDINGS`` with an ``action_*`` method; descriptions are
+translation keys, shown translated in the key bar and the help screen.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import RichLog, Static
+
+from ..skipbo.moves import EndTurn
+from ..skyjo.moves import DiscardAndReveal, DrawFromDeck, Exchange, Reveal, TakeDiscard
+from .skipbo_board import Place, build_move, legal_sources, render_skipbo
+from .skyjo_board import SkyjoCursor, render_skyjo
+from .source import GameSource, MoveRefusedError, Update
+from .words import Words
+
+JSON = dict[str, Any]
+
+
+def seat_names(lang: str, source: GameSource) -> list[str]:
+    """'You' for our seat; 'Player N' (and the bot's name) for the others."""
+    words = Words(lang, source.game.name, [])
+    names = []
+    for seat, label in enumerate(source.seat_labels()):
+        if seat == source.seat:
+            names.append(words("seat.you"))
+        elif label:
+            names.append(words("seat.bot", number=seat + 1, bot=label))
+        else:
+            names.append(words("seat.player", number=seat + 1))
+    return names
+
+
+class TextScreen(ModalScreen[None]):
+    """A modal page of text (help, round summary, final scores); any closing key returns."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,enter,space,question_mark", "close", "keys.close"),
+    ]
+    DEFAULT_CSS = """
+    TextScreen { align: center middle; }
+    TextScreen > Vertical {
+        width: 76; height: auto; max-height: 22;
+        border: round $accent; background: $panel; padding: 0 1;
+    }
+    """
+
+    def __init__(self, body: Text, kind: str) -> None:
+        super().__init__()
+        self.body = body
+        self.kind = kind
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.body, id="page")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class TableApp(App[None]):
+    """What both games share: status, board, key bar, message line and log."""
+
+    TITLE = "cardtable"
+    CSS = """
+    Screen { layout: vertical; }
+    #status { height: 1; background: $boost; padding: 0 1; }
+    #board { height: auto; padding: 0 1; }
+    #keys { height: 1; color: $text-muted; padding: 0 1; }
+    #message { height: 1; padding: 0 1; color: $warning; }
+    #log { height: 1fr; min-height: 2; padding: 0 1; border-top: solid $primary-darken-2; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark,f1", "help", "keys.help"),
+        Binding("h", "hint", "keys.hint"),
+        Binding("escape", "cancel", "keys.cancel", show=False),
+        Binding("ctrl+q", "quit", "keys.quit"),
+    ]
+    #: Bindings shown in the key bar, in order (the others are on the help screen).
+    KEY_BAR: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, source: GameSource, lang: str, *, summaries: bool = True) -> None:
+        super().__init__()
+        self.source = source
+        self.lang = lang
+        self.summaries = summaries
+        self.words = Words(lang, source.game.name, seat_names(lang, source))
+        self.message = ""
+        self.log_lines: list[str] = []
+        self.finished = False
+
+    # --- layout -------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        yield Static(id="board")
+        yield Static(id="keys")
+        yield Static(id="message")
+        log = RichLog(id="log", wrap=True, markup=False, max_lines=500)
+        log.can_focus = False
+        yield log
+
+    def on_mount(self) -> None:
+        self.title = self.words(f"game.{self.source.game.name}")
+        self.query_one("#keys", Static).update(self.key_bar())
+        self.run_worker(self.source.run(self.on_update), exclusive=True, name="game")
+
+    # --- updates --------------------------------------------------------------
+    def on_update(self, update: Update) -> None:
+        """Called by the source after every move (and once at the start)."""
+        outcome = update.outcome
+        if outcome is not None:
+            self.after_move(update.view)
+            log = self.query_one("#log", RichLog)
+            for event in outcome["events"]:
+                line = self.words.event(event)
+                if line is not None:
+                    self.log_lines.append(line)
+                    log.write(line)
+            types = {event["type"]: event for event in outcome["events"]}
+            if "GameEnded" in types:
+                self.finished = True
+                self.show_page(self.final_page(update.view), "final")
+            elif "RoundEnded" in types and self.summaries:
+                self.show_page(self.round_page(update.view, types["RoundEnded"]), "round")
+        self.redraw()
+
+    def after_move(self, view: JSON) -> None:
+        """Forget a selection that no longer makes sense; games override it."""
+
+    def redraw(self) -> None:
+        view = self.source.view()
+        self.query_one("#status", Static).update(self.status_text(view))
+        self.query_one("#board", Static).update(self.render_board(view))
+        self.query_one("#message", Static).update(Text(self.message))
+
+    def say(self, message: str) -> None:
+        self.message = message
+        self.query_one("#message", Static).update(Text(message))
+
+    def show_page(self, body: Text, kind: str) -> None:
+        self.source.hold(True)
+
+        def closed(_: None) -> None:
+            self.source.hold(False)
+
+        self.push_screen(TextScreen(body, kind), closed)
+
+    # --- text -------------------------------------------------------------------
+    def key_bar(self) -> Text:
+        bar = Text()
+        bindings = self.all_bindings()
+        for action in self.KEY_BAR:
+            binding = next((b for b in bindings if b.action == action), None)
+            if binding is not None:
+                bar.append(binding.key_display or binding.key.split(",")[0], style="bold")
+                bar.append(f" {self.words(binding.description)}  ")
+        return bar
+
+    @classmethod
+    def all_bindings(cls) -> list[Binding]:
+        """The app's bindings, base class first."""
+        found: list[Binding] = []
+        for klass in reversed(cls.__mro__):
+            for binding in klass.__dict__.get("BINDINGS", []):
+                if isinstance(binding, Binding) and klass is not App:
+                    found.append(binding)
+        return found
+
+    def help_page(self) -> Text:
+        page = Text(self.words("help.title", game=self.title) + "\n\n", style="bold")
+        page.append(self.words(f"help.{self.source.game.name}") + "\n\n")
+        for binding in self.all_bindings():
+            keys = binding.key_display or " / ".join(binding.key.split(","))
+            page.append(f"{keys:>16}", style="bold")
+            page.append(f"  {self.words(binding.description)}\n")
+        page.append("\n" + self.words("help.close"), style="dim")
+        return page
+
+    def scores_table(self, view: JSON, totals: list[int]) -> Text:
+        text = Text()
+        for seat, total in sorted(enumerate(totals), key=lambda item: self.sort_key(item[1])):
+            text.append(f"  {self.words.who(seat):<28} {total:>5}\n")
+        return text
+
+    def sort_key(self, total: int) -> int:
+        return total
+
+    def status_text(self, view: JSON) -> Text:
+        raise NotImplementedError
+
+    def render_board(self, view: JSON) -> Text:
+        raise NotImplementedError
+
+    def round_page(self, view: JSON, event: JSON) -> Text:
+        raise NotImplementedError
+
+    def final_page(self, view: JSON) -> Text:
+        raise NotImplementedError
+
+    # --- moves --------------------------------------------------------------------
+    def my_turn(self, view: JSON) -> bool:
+        return bool(view.get("legal_actions"))
+
+    async def play(self, move: Any) -> bool:
+        """Submit ``move``; explain a refusal on the message line. True when it was played."""
+        try:
+            await self.source.submit(move)
+        except MoveRefusedError as refused:
+            self.say(self.words("msg.refused", reason=refused.reason))
+            self.redraw()
+            return False
+        self.message = ""
+        self.redraw()
+        return True
+
+    # --- shared actions -----------------------------------------------------------
+    def action_help(self) -> None:
+        self.push_screen(TextScreen(self.help_page(), "help"))
+
+    def action_hint(self) -> None:
+        hint = self.source.hint()
+        if hint is None:
+            self.say(self.words("msg.no_hint"))
+            return
+        by = (
+            self.words("hint.advisor")
+            if hint.by == "advisor"
+            else self.words("hint.bot", bot=hint.by)
+        )
+        self.say(self.words("msg.hint", by=by, move=self.words.move(hint.move)))
+
+    def action_cancel(self) -> None:
+        self.say("")
+
+
+class SkyjoApp(TableApp):
+    """Skyjo: arrows move the cursor over our grid; keys draw, take, place, reveal."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("d", "draw", "keys.skyjo.draw"),
+        Binding("t", "take", "keys.skyjo.take"),
+        Binding("enter,space", "place", "keys.skyjo.place", key_display="enter"),
+        Binding("x", "flip", "keys.skyjo.flip"),
+        Binding("left", "cursor(0,-1)", "keys.cursor", key_display="←↑↓→"),
+        Binding("right", "cursor(0,1)", "keys.cursor", show=False),
+        Binding("up", "cursor(-1,0)", "keys.cursor", show=False),
+        Binding("down", "cursor(1,0)", "keys.cursor", show=False),
+    ]
+    KEY_BAR = ("draw", "take", "place", "flip", "cursor(0,-1)", "help", "hint", "quit")
+
+    def __init__(self, source: GameSource, lang: str, *, summaries: bool = True) -> None:
+        super().__init__(source, lang, summaries=summaries)
+        self.cursor = SkyjoCursor()
+
+    def render_board(self, view: JSON) -> Text:
+        return render_skyjo(view, self.words, self.cursor)
+
+    def status_text(self, view: JSON) -> Text:
+        w = self.words
+        text = Text(w("common.round", round=view["round"]) + " · ", style="bold")
+        current = view["current_player"]
+        if view["result"] is not None:
+            text.append(w("status.over"), style="bold")
+            return text
+        if view["final_turns"]:
+            text.append(w("skyjo.final_turns", who=w.who(view["closer"])) + " · ", style="bold red")
+        if current == view["seat"]:
+            key = {
+                "setup": "status.skyjo.setup",
+                "turn": "status.skyjo.turn",
+                "drawn": "status.skyjo.drawn",
+                "taken": "status.skyjo.taken",
+            }.get(view["phase"], "status.your_turn")
+            text.append(w(key), style="bold green")
+        elif current is not None:
+            text.append(w("status.waiting", who=w.who(current)))
+        return text
+
+    def round_page(self, view: JSON, event: JSON) -> Text:
+        w = self.words
+        page = Text(w("summary.round", round=event["round"]) + "\n\n", style="bold")
+        page.append(w("skyjo.closed_by", who=w.who(event["closer"])))
+        if event["doubled"]:
+            page.append(" " + w("skyjo.doubled"), style="bold red")
+        page.append("\n\n")
+        page.append(f"  {'':<28} {w('summary.points'):>7} {w('summary.total'):>7}\n", style="dim")
+        for seat in range(len(event["points"])):
+            page.append(
+                f"  {w.who(seat):<28} {event['points'][seat]:>7} {event['totals'][seat]:>7}\n"
+            )
+        page.append("\n" + w("summary.continue"), style="dim")
+        return page
+
+    def final_page(self, view: JSON) -> Text:
+        w = self.words
+        result = view["result"] or {}
+        page = Text(w("summary.final") + "\n\n", style="bold")
+        page.append(w("event.game_won", who=w.many(result.get("winners", []))) + "\n\n")
+        for number, entry in enumerate(view["rounds"], 1):
+            points = "  ".join(f"{p:>4}" for p in entry["points"])
+            page.append(f"  {w('common.round', round=number):<12} {points}\n", style="dim")
+        page.append("\n")
+        page.append_text(self.scores_table(view, result.get("scores") or view["totals"]))
+        page.append("\n" + w("summary.quit"), style="dim")
+        return page
+
+    def action_cursor(self, drow: int, dcol: int) -> None:
+        self.cursor.move(drow, dcol)
+        self.redraw()
+
+    async def action_draw(self) -> None:
+        if await self.guard():
+            await self.play(DrawFromDeck())
+
+    async def action_take(self) -> None:
+        if await self.guard():
+            await self.play(TakeDiscard())
+
+    async def action_place(self) -> None:
+        if not await self.guard():
+            return
+        view = self.source.view()
+        pos = self.cursor.pos
+        if view["phase"] == "setup":
+            await self.play(Reveal(pos))
+        elif view["hand"] is None:
+            self.say(self.words("msg.skyjo.draw_first"))
+        else:
+            await self.play(Exchange(pos))
+
+    async def action_flip(self) -> None:
+        if await self.guard():
+            await self.play(DiscardAndReveal(self.cursor.pos))
+
+    async def guard(self) -> bool:
+        view = self.source.view()
+        if view["result"] is not None:
+            self.say(self.words("msg.over"))
+            return False
+        if view["current_player"] != view["seat"]:
+            self.say(self.words("msg.not_your_turn"))
+            return False
+        return True
+
+
+class SkipBoApp(TableApp):
+    """Skip-Bo: pick a source (hand, stock, discard pile), then a target pile."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *[Binding(str(n + 1), f"hand({n})", "keys.skipbo.hand", show=False) for n in range(5)],
+        Binding("s", "stock(False)", "keys.skipbo.stock"),
+        Binding("p", "stock(True)", "keys.skipbo.partner_stock"),
+        *[Binding(k, f"discard({n},False)", "keys.skipbo.discard") for n, k in enumerate("qwer")],
+        *[
+            Binding(k, f"discard({n},True)", "keys.skipbo.partner_discard")
+            for n, k in enumerate("QWER")
+        ],
+        *[Binding(k, f"building({n})", "keys.skipbo.building") for n, k in enumerate("abcd")],
+        Binding("n", "end_turn", "keys.skipbo.end_turn"),
+    ]
+
+    def __init__(self, source: GameSource, lang: str, *, summaries: bool = True) -> None:
+        super().__init__(source, lang, summaries=summaries)
+        self.selected: Place | None = None
+
+    def key_bar(self) -> Text:
+        w = self.words
+        bar = Text()
+        for keys, description in (
+            ("1-5", "keys.skipbo.hand"),
+            ("s", "keys.skipbo.stock"),
+            ("qwer", "keys.skipbo.discard"),
+            ("abcd", "keys.skipbo.building"),
+            ("?", "keys.help"),
+            ("h", "keys.hint"),
+        ):
+            bar.append(keys, style="bold")
+            bar.append(f" {w(description)}  ")
+        return bar
+
+    def render_board(self, view: JSON) -> Text:
+        return render_skipbo(view, self.words, self.selected)
+
+    def after_move(self, view: JSON) -> None:
+        if self.selected is not None and self.selected not in legal_sources(view):
+            self.selected = None
+
+    def status_text(self, view: JSON) -> Text:
+        w = self.words
+        text = Text(w("game.skipbo") + " · ", style="bold")
+        current = view["current"]
+        if view["result"] is not None:
+            text.append(w("status.over"), style="bold")
+        elif current == view["seat"]:
+            key = "status.skipbo.target" if self.selected else "status.skipbo.source"
+            text.append(w(key), style="bold green")
+        elif current is not None:
+            text.append(w("status.waiting", who=w.who(current)))
+        return text
+
+    def sort_key(self, total: int) -> int:
+        return -total
+
+    def round_page(self, view: JSON, event: JSON) -> Text:
+        w = self.words
+        page = Text(w("summary.round", round=event["round"]) + "\n\n", style="bold")
+        line = self.words.event(event) or ""
+        page.append(line + "\n\n")
+        page.append(f"  {'':<28} {w('summary.points'):>7} {w('summary.total'):>7}\n", style="dim")
+        for seat in range(len(event["points"])):
+            page.append(
+                f"  {w.who(seat):<28} {event['points'][seat]:>7} {event['scores'][seat]:>7}\n"
+            )
+        page.append("\n" + w("summary.continue"), style="dim")
+        return page
+
+    def final_page(self, view: JSON) -> Text:
+        w = self.words
+        result = view["result"] or {}
+        page = Text(w("summary.final") + "\n\n", style="bold")
+        if result.get("blocked") or not result.get("winners"):
+            page.append(w("event.game_blocked") + "\n\n")
+        else:
+            page.append(w("event.game_won", who=w.many(result["winners"])) + "\n\n")
+        for number, entry in enumerate(view["rounds"], 1):
+            winners = w.many(entry["winners"]) if entry["winners"] else "—"
+            page.append(f"  {w('common.round', round=number):<12} {winners}\n", style="dim")
+        if view["rules"].get("rounds"):
+            page.append("\n")
+            page.append_text(self.scores_table(view, list(result.get("scores") or [])))
+        else:
+            page.append("\n")
+            for player in view["players"]:
+                page.append(
+                    f"  {w.who(player['seat']):<28} "
+                    f"{w('skipbo.left', count=player['stock_size'])}\n"
+                )
+        page.append("\n" + w("summary.quit"), style="dim")
+        return page
+
+    # --- selection ----------------------------------------------------------------
+    def select(self, place: Place) -> None:
+        self.selected = place
+        self.say("")
+        self.redraw()
+
+    async def guard(self) -> JSON | None:
+        view = self.source.view()
+        if view["result"] is not None:
+            self.say(self.words("msg.over"))
+            return None
+        if view["current"] != view["seat"]:
+            self.say(self.words("msg.not_your_turn"))
+            return None
+        return view
+
+    def partner_ok(self, view: JSON) -> bool:
+        if view["rules"].get("teams"):
+            return True
+        self.say(self.words("msg.skipbo.no_partner"))
+        return False
+
+    async def action_hand(self, slot: int) -> None:
+        view = await self.guard()
+        if view is None:
+            return
+        if slot >= len(view.get("hand", [])):
+            self.say(self.words("msg.skipbo.no_card", slot=slot + 1))
+            return
+        self.select(Place("hand", slot))
+
+    async def action_stock(self, partner: bool) -> None:
+        view = await self.guard()
+        if view is None or (partner and not self.partner_ok(view)):
+            return
+        self.select(Place("stock", 0, partner))
+
+    async def action_discard(self, index: int, partner: bool) -> None:
+        view = await self.guard()
+        if view is None or (partner and not self.partner_ok(view)):
+            return
+        place = Place("discard", index, partner)
+        if self.selected is not None and self.selected.kind == "hand":
+            move = build_move(view, self.selected, place)
+            self.selected = None
+            if move is not None:
+                await self.play(move)
+            return
+        self.select(place)
+
+    async def action_building(self, index: int) -> None:
+        view = await self.guard()
+        if view is None:
+            return
+        if self.selected is None:
+            self.say(self.words("msg.skipbo.pick_source"))
+            return
+        move = build_move(view, self.selected, Place("building", index))
+        source = self.selected
+        self.selected = None
+        if move is None:
+            self.say(self.words("msg.skipbo.no_such_move"))
+            self.redraw()
+            return
+        if not await self.play(move) and source.kind == "hand":
+            self.selected = None
+
+    async def action_end_turn(self) -> None:
+        if await self.guard() is not None:
+            self.selected = None
+            await self.play(EndTurn())
+
+    def action_cancel(self) -> None:
+        self.selected = None
+        self.say("")
+        self.redraw()
+
+
+def make_app(source: GameSource, lang: str, *, summaries: bool = True) -> TableApp:
+    """The app for ``source``'s game."""
+    if source.game.name == "skyjo":
+        return SkyjoApp(source, lang, summaries=summaries)
+    return SkipBoApp(source, lang, summaries=summaries)

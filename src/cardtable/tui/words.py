@@ -1,0 +1,215 @@
+"""Moves and events in words, in the player's language, from their public JSON forms.
+
+Everything here reads JSON (a move's ``to_json()``, an event's ``to_json()``), so
+the same words serve a local game and a room on a server.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..i18n import translate
+
+JSON = dict[str, Any]
+
+
+class Words:
+    """Translations for one language and one table (seat names included)."""
+
+    def __init__(self, lang: str, game: str, names: Sequence[str]) -> None:
+        self.lang = lang
+        self.game = game
+        self.names = list(names)
+
+    def __call__(self, key: str, **params: object) -> str:
+        return translate(self.lang, key, **params)
+
+    # --- small pieces -----------------------------------------------------
+    def who(self, seat: int) -> str:
+        return self.names[seat] if 0 <= seat < len(self.names) else str(seat)
+
+    def many(self, seats: Sequence[int]) -> str:
+        return self("common.and").join(self.who(seat) for seat in seats)
+
+    def card(self, card: int | None) -> str:
+        """A card as shown on the board: Skip-Bo wild cards are 'SB'."""
+        if card is None:
+            return "?"
+        if self.game == "skipbo" and card == 0:
+            return self("skipbo.wild_short")
+        return str(card)
+
+    def card_long(self, card: int) -> str:
+        if self.game == "skipbo" and card == 0:
+            return self("skipbo.wild")
+        return str(card)
+
+    def position(self, pos: int) -> str:
+        return self("skyjo.position", row=pos // 4 + 1, col=pos % 4 + 1)
+
+    # --- moves ------------------------------------------------------------
+    def move(self, move: JSON) -> str:
+        kind = move.get("type", "")
+        if self.game == "skipbo":
+            partner = bool(move.get("partner", False))
+            if kind == "play_hand":
+                return self(
+                    "move.skipbo.play_hand",
+                    card=self.card_long(move["card"]),
+                    pile=move["pile"] + 1,
+                )
+            if kind == "play_stock":
+                key = "move.skipbo.play_partner_stock" if partner else "move.skipbo.play_stock"
+                return self(key, pile=move["pile"] + 1)
+            if kind == "play_discard":
+                key = "move.skipbo.play_partner_discard" if partner else "move.skipbo.play_discard"
+                return self(key, discard=move["discard"] + 1, pile=move["pile"] + 1)
+            if kind == "discard":
+                key = "move.skipbo.discard_partner" if partner else "move.skipbo.discard"
+                return self(key, card=self.card_long(move["card"]), discard=move["discard"] + 1)
+            if kind == "end_turn":
+                return self("move.skipbo.end_turn")
+        else:
+            if kind == "draw":
+                return self("move.skyjo.draw")
+            if kind == "take_discard":
+                return self("move.skyjo.take_discard")
+            if kind in ("exchange", "reveal", "discard_and_reveal"):
+                return self(f"move.skyjo.{kind}", position=self.position(move["pos"]))
+        return str(move)
+
+    # --- events -----------------------------------------------------------
+    def event(self, event: JSON) -> str | None:
+        """One log line for ``event``, or None for events not worth a line."""
+        kind = event.get("type", "")
+        method = getattr(self, f"_{self.game}_{kind}", None)
+        if method is None:
+            return None
+        text: str | None = method(event)
+        return text
+
+    # Skip-Bo
+    def _skipbo_RoundDealt(self, e: JSON) -> str:  # noqa: N802
+        return self("event.skipbo.round_dealt", round=e["round"], who=self.who(e["starter"]))
+
+    def _skipbo_TurnStarted(self, e: JSON) -> str:  # noqa: N802
+        return self("event.turn", turn=e["turn"], who=self.who(e["seat"]))
+
+    def _skipbo_Drew(self, e: JSON) -> str:  # noqa: N802
+        return self("event.skipbo.drew", who=self.who(e["seat"]), count=e["count"])
+
+    def _skipbo_Reshuffled(self, e: JSON) -> str:  # noqa: N802
+        return self("event.skipbo.reshuffled", count=e["count"])
+
+    def _skipbo_Built(self, e: JSON) -> str:  # noqa: N802
+        source = e["source"]
+        partner = e["owner"] != e["seat"]
+        where = {
+            "hand": self("skipbo.from_hand"),
+            "stock": self("skipbo.from_partner_stock" if partner else "skipbo.from_stock"),
+            "discard": self("skipbo.from_partner_discard" if partner else "skipbo.from_discard"),
+        }.get(source, source)
+        card = self.card_long(e["card"])
+        if e["card"] == 0:
+            card = self("skipbo.wild_as", value=e["value"])
+        return self(
+            "event.skipbo.built",
+            who=self.who(e["seat"]),
+            card=card,
+            source=where,
+            pile=e["pile"] + 1,
+        )
+
+    def _skipbo_PileCompleted(self, e: JSON) -> str:  # noqa: N802
+        return self("event.skipbo.pile_completed", pile=e["pile"] + 1)
+
+    def _skipbo_StockRevealed(self, e: JSON) -> str:  # noqa: N802
+        return self(
+            "event.skipbo.stock_revealed",
+            who=self.who(e["owner"]),
+            card=self.card_long(e["card"]),
+            remaining=e["remaining"],
+        )
+
+    def _skipbo_StockEmptied(self, e: JSON) -> str:  # noqa: N802
+        return self("event.skipbo.stock_emptied", who=self.who(e["owner"]))
+
+    def _skipbo_Discarded(self, e: JSON) -> str:  # noqa: N802
+        key = (
+            "event.skipbo.discarded_partner"
+            if e["owner"] != e["seat"]
+            else "event.skipbo.discarded"
+        )
+        return self(
+            key, who=self.who(e["seat"]), card=self.card_long(e["card"]), pile=e["discard"] + 1
+        )
+
+    def _skipbo_TurnPassed(self, e: JSON) -> str:  # noqa: N802
+        return self("event.skipbo.turn_passed", who=self.who(e["seat"]))
+
+    def _skipbo_RoundEnded(self, e: JSON) -> str:  # noqa: N802
+        if e["blocked"] or not e["winners"]:
+            return self("event.round_blocked", round=e["round"])
+        return self("event.round_won", round=e["round"], who=self.many(e["winners"]))
+
+    def _skipbo_GameEnded(self, e: JSON) -> str:  # noqa: N802
+        if e["blocked"] or not e["winners"]:
+            return self("event.game_blocked")
+        return self("event.game_won", who=self.many(e["winners"]))
+
+    # Skyjo
+    def _skyjo_RoundDealt(self, e: JSON) -> str:  # noqa: N802
+        return self("event.skyjo.round_dealt", round=e["round"], card=e["discard"])
+
+    def _skyjo_CardRevealed(self, e: JSON) -> str:  # noqa: N802
+        return self(
+            "event.skyjo.revealed",
+            who=self.who(e["seat"]),
+            card=e["card"],
+            position=self.position(e["pos"]),
+        )
+
+    def _skyjo_StarterChosen(self, e: JSON) -> str:  # noqa: N802
+        return self("event.skyjo.starter", who=self.who(e["seat"]))
+
+    def _skyjo_Drew(self, e: JSON) -> str:  # noqa: N802
+        return self("event.skyjo.drew", who=self.who(e["seat"]), card=e["card"])
+
+    def _skyjo_TookDiscard(self, e: JSON) -> str:  # noqa: N802
+        return self("event.skyjo.took_discard", who=self.who(e["seat"]), card=e["card"])
+
+    def _skyjo_Exchanged(self, e: JSON) -> str:  # noqa: N802
+        return self(
+            "event.skyjo.exchanged",
+            who=self.who(e["seat"]),
+            card=e["card"],
+            position=self.position(e["pos"]),
+            replaced=e["replaced"],
+        )
+
+    def _skyjo_Discarded(self, e: JSON) -> str:  # noqa: N802
+        return self("event.skyjo.discarded", who=self.who(e["seat"]), card=e["card"])
+
+    def _skyjo_ColumnRemoved(self, e: JSON) -> str:  # noqa: N802
+        return self(
+            "event.skyjo.column_removed", who=self.who(e["seat"]), col=e["col"] + 1, card=e["card"]
+        )
+
+    def _skyjo_RowRemoved(self, e: JSON) -> str:  # noqa: N802
+        return self(
+            "event.skyjo.row_removed", who=self.who(e["seat"]), row=e["row"] + 1, card=e["card"]
+        )
+
+    def _skyjo_Reshuffled(self, e: JSON) -> str:  # noqa: N802
+        return self("event.skyjo.reshuffled", count=e["count"])
+
+    def _skyjo_FinalTurns(self, e: JSON) -> str:  # noqa: N802
+        return self("event.skyjo.final_turns", who=self.who(e["closer"]))
+
+    def _skyjo_RoundEnded(self, e: JSON) -> str:  # noqa: N802
+        key = "event.skyjo.round_ended_doubled" if e["doubled"] else "event.skyjo.round_ended"
+        return self(key, round=e["round"], who=self.who(e["closer"]))
+
+    def _skyjo_GameEnded(self, e: JSON) -> str:  # noqa: N802
+        return self("event.game_won", who=self.many(e["winners"]))
