@@ -1,0 +1,137 @@
+"""Observations come from the seat's view only: re-dealing hidden cards changes nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from cardtable.bots import make_bot
+from cardtable.core import GameState, Rng
+from cardtable.games import get_game
+from cardtable.rl.common import action_mask, make_encoder, observation
+from cardtable.rl.skipbo_obs import SkipBoEncoder
+from cardtable.rl.skyjo_obs import SkyjoEncoder
+
+CASES = [
+    ("skyjo", {"players": 2}),
+    ("skyjo", {"players": 4, "rows_rule": True, "end_score": 30}),
+    ("skipbo", {"players": 2, "stock_size": 5}),
+    ("skipbo", {"players": 4, "teams": True, "discard_to_partner": True, "stock_size": 5}),
+    ("skipbo", {"players": 3, "rounds": True, "target": 40, "stock_size": 5}),
+]
+
+
+def positions(game_name: str, options: dict[str, Any], seed: int, limit: int = 400):
+    """States along a game of greedy bots (random for variety every third move)."""
+    game = get_game(game_name)
+    rules = game.rules_from_json(options)
+    state = game.new_state(rules, seed)
+    greedy, rnd = make_bot(game_name, "greedy"), make_bot(game_name, "random")
+    rng = Rng(seed)
+    for index in range(limit):
+        yield state
+        if state.is_over:
+            return
+        bot = rnd if index % 3 == 0 else greedy
+        state.apply_action(bot.choose(state, rng))
+
+
+@pytest.mark.parametrize(("game_name", "options"), CASES)
+def test_observation_unchanged_when_hidden_cards_are_redealt(game_name, options) -> None:
+    game = get_game(game_name)
+    encoder = make_encoder(game_name, game.rules_from_json(options))
+    rng = Rng(99)
+    checked = 0
+    for state in positions(game_name, options, seed=7):
+        for seat in range(state.num_players):
+            mine = observation(encoder, state, seat)
+            for _ in range(2):
+                other: GameState[Any] = state.determinize(seat, rng)
+                np.testing.assert_array_equal(observation(encoder, other, seat), mine)
+            checked += 1
+    assert checked > 50
+
+
+@pytest.mark.parametrize(("game_name", "options"), CASES)
+def test_observation_fits_its_space_and_shape(game_name, options) -> None:
+    game = get_game(game_name)
+    encoder = make_encoder(game_name, game.rules_from_json(options))
+    low, high = encoder.layout.bounds()
+    for state in positions(game_name, options, seed=3):
+        for seat in range(state.num_players):
+            obs = observation(encoder, state, seat)
+            assert obs.dtype == np.float32 and obs.shape == (encoder.size,)
+            assert np.all(obs >= low) and np.all(obs <= high), encoder.layout.split(obs)
+
+
+def test_redeal_does_change_hidden_cards() -> None:
+    """The leak test is not vacuous: determinize really moves face-down cards."""
+    game = get_game("skyjo")
+    state = game.new_state(game.rules_from_json({"players": 2}), 5)
+    other = state.determinize(0, Rng(1))
+    assert (
+        other.to_json()["grids"] != state.to_json()["grids"] or other.to_json() != state.to_json()
+    )
+
+
+def test_skyjo_fields_match_the_view() -> None:
+    for state in positions("skyjo", {"players": 3}, seed=11, limit=150):
+        rules = state.rules
+        encoder = SkyjoEncoder(rules)  # type: ignore[arg-type]
+        for seat in range(3):
+            view = state.view(seat)
+            fields = encoder.layout.split(encoder.encode(view))
+            order = [(seat + k) % 3 for k in range(3)]
+            grids = fields["grid_values"].reshape(3, 12)
+            down = fields["grid_down"].reshape(3, 12)
+            removed = fields["grid_removed"].reshape(3, 12)
+            for k, owner in enumerate(order):
+                for pos in range(12):
+                    status = view["status"][owner][pos]
+                    assert down[k, pos] == (status == "down")
+                    assert removed[k, pos] == (status == "removed")
+                    card = view["grids"][owner][pos]
+                    assert grids[k, pos] == (0 if card is None else card)
+            assert fields["totals"].tolist() == [view["totals"][o] for o in order]
+            assert fields["draw_count"][0] == view["draw_count"]
+            assert fields["discard_counts"].sum() == len(view["discard"])
+            assert fields["held"][0] == (view["hand"] or 0)
+            phase = ["setup", "turn", "drawn", "taken", "over"].index(view["phase"])
+            assert fields["phase"].tolist() == [float(i == phase) for i in range(5)]
+            if view["current_player"] is not None:
+                assert fields["to_move"][(view["current_player"] - seat) % 3] == 1
+
+
+def test_skipbo_fields_match_the_view() -> None:
+    options = {"players": 4, "teams": True, "stock_size": 6}
+    for state in positions("skipbo", options, seed=4, limit=300):
+        encoder = SkipBoEncoder(state.rules)  # type: ignore[arg-type]
+        for seat in range(4):
+            view = state.view(seat)
+            fields = encoder.layout.split(encoder.encode(view))
+            order = [view["players"][(seat + k) % 4] for k in range(4)]
+            hand = [view["hand"].count(card) for card in range(13)]
+            assert fields["hand"].tolist() == hand
+            assert fields["hand_sizes"].tolist() == [p["hand_size"] for p in order]
+            assert fields["stock_sizes"].tolist() == [p["stock_size"] for p in order]
+            tops = fields["stock_tops"].reshape(4, 14)
+            for k, player in enumerate(order):
+                top = player["stock_top"]
+                assert tops[k].argmax() == (13 if top is None else top)
+            assert fields["building_next"].tolist() == view["building_next"]
+            assert fields["partner"][2] == 1  # partners sit opposite
+            assert fields["draw_size"][0] == view["draw_size"]
+
+
+def test_mask_is_the_engines_for_the_seat_to_move_only() -> None:
+    for state in positions("skipbo", {"players": 2, "stock_size": 5}, seed=2, limit=60):
+        if state.is_over:
+            break
+        current = state.current_player
+        for seat in range(2):
+            mask = action_mask(state, seat, 197)
+            assert mask.dtype == np.int8
+            expected = state.action_mask() if seat == current else [0] * 197
+            assert mask.tolist() == expected
