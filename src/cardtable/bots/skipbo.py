@@ -13,6 +13,7 @@ from ..skipbo.moves import (
     STOCK_BASE,
 )
 from .base import Bot
+from .expert import SkipBoExpert
 from .skipbo_hard import HardBot, NaiveBot
 
 _NO_CARD = -1
@@ -77,4 +78,9 @@ def _plays_wild(state: GameState[Any], action: int) -> bool:
     return pile[-1] == 0
 
 
-BOTS: dict[str, Callable[[], Bot]] = {"greedy": GreedyBot, "naive": NaiveBot, "hard": HardBot}
+BOTS: dict[str, Callable[[], Bot]] = {
+    "greedy": GreedyBot,
+    "naive": NaiveBot,
+    "hard": HardBot,
+    "expert": SkipBoExpert,
+}

@@ -229,42 +229,53 @@ class HardBot:
 
     @staticmethod
     def discard(state: SkipBoState, seat: int, legal: list[int]) -> int:
-        hand = state.hands[seat]
-        piles = state.discards[seat]
-        stock = state.stocks[seat]
-        stock_top = stock[-1] if stock else None
-        empties = sum(1 for pile in piles if not pile)
-        numbers = [card for card in range(1, 13) if hand[card]]
-        candidates = numbers or [_WILD]
-        best: tuple[float, int] | None = None
-        for card in candidates:
-            for index, pile in enumerate(piles):
-                action = DISCARD_BASE + card * 4 + index
-                if action not in legal:
-                    continue
-                score = 0.05 * card  # rather part with high cards
-                if hand[card] > 1:
-                    score += 0.6  # duplicates are the cheapest to give up
-                if card == stock_top:
-                    score -= 0.4
-                if not pile:
-                    score += 1.5 if empties > 1 else 0.3
+        ranked = discard_options(state, seat, legal)
+        return ranked[0][1] if ranked else legal[-1]
+
+
+def discard_options(state: SkipBoState, seat: int, legal: list[int]) -> list[tuple[float, int]]:
+    """The legal discards worth considering, best first, with the hard bot's scores.
+
+    Skip-Bo cards are kept while a numbered card can go instead; a discard keeps
+    the piles in descending runs (the card just below the top, or equal to it),
+    uses an empty pile while another empty one remains, and buries a low top only
+    as a last resort.
+    """
+    hand = state.hands[seat]
+    piles = state.discards[seat]
+    stock = state.stocks[seat]
+    stock_top = stock[-1] if stock else None
+    empties = sum(1 for pile in piles if not pile)
+    numbers = [card for card in range(1, 13) if hand[card]]
+    candidates = numbers or [_WILD]
+    allowed = set(legal)
+    ranked: list[tuple[float, int]] = []
+    for card in candidates:
+        for index, pile in enumerate(piles):
+            action = DISCARD_BASE + card * 4 + index
+            if action not in allowed:
+                continue
+            score = 0.05 * card  # rather part with high cards
+            if hand[card] > 1:
+                score += 0.6  # duplicates are the cheapest to give up
+            if card == stock_top:
+                score -= 0.4
+            if not pile:
+                score += 1.5 if empties > 1 else 0.3
+            else:
+                top = pile[-1]
+                if top == card:
+                    score += 2.2
+                elif top == card + 1:
+                    score += 3.0
+                elif top == _WILD:
+                    score -= 6.0
+                elif top > card:
+                    score += 1.0 - 0.25 * (top - card - 1)
                 else:
-                    top = pile[-1]
-                    if top == card:
-                        score += 2.2
-                    elif top == card + 1:
-                        score += 3.0
-                    elif top == _WILD:
-                        score -= 6.0
-                    elif top > card:
-                        score += 1.0 - 0.25 * (top - card - 1)
-                    else:
-                        # Burying a lower card breaks the run; worse the closer it is to use.
-                        score -= 2.0 + 0.15 * (12 - top) + (3.0 if top == stock_top else 0.0)
-                    score -= 0.05 * len(pile)
-                if best is None or score > best[0]:
-                    best = (score, action)
-        if best is None:
-            return legal[-1]
-        return best[1]
+                    # Burying a lower card breaks the run; worse the closer it is to use.
+                    score -= 2.0 + 0.15 * (12 - top) + (3.0 if top == stock_top else 0.0)
+                score -= 0.05 * len(pile)
+            ranked.append((score, action))
+    ranked.sort(key=lambda item: (-item[0], item[1]))
+    return ranked

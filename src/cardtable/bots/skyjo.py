@@ -132,4 +132,15 @@ class GreedyBot:
         return value, DISCARD_AND_REVEAL + pos
 
 
-BOTS: dict[str, Callable[[], Bot]] = {"greedy": GreedyBot, "naive": NaiveBot, "hard": HardBot}
+def _expert() -> Bot:
+    from .expert import SkyjoExpert
+
+    return SkyjoExpert()
+
+
+BOTS: dict[str, Callable[[], Bot]] = {
+    "greedy": GreedyBot,
+    "naive": NaiveBot,
+    "hard": HardBot,
+    "expert": _expert,
+}

@@ -226,26 +226,27 @@ class _Model:
                 best = max(best, 3 * card)
         return self.bot.deny_weight * max(0.0, best - self.bot.deny_free)
 
-    def best_with(self, card: int, drawn: bool, now: float) -> tuple[float, int]:
-        """Best (value change, action) for a held ``card``; discarding needs ``drawn``."""
+    def options(self, card: int, drawn: bool, now: float) -> list[tuple[float, int]]:
+        """Every (value change, action) for a held ``card``, best first."""
         state = self.state
         seat = self.seat
         base = seat * SLOTS
-        best = (math.inf, -1)
+        ranked = []
         for pos in MASK_POSITIONS[state.present[seat]]:
-            face_down = state.down[seat] >> pos & 1
             delta = self.option_value(pos, card, now)
-            if not face_down:
+            if not state.down[seat] >> pos & 1:
                 delta += self.denial(state.cards[base + pos])
-            if delta < best[0]:
-                best = (delta, EXCHANGE + pos)
+            ranked.append((delta, EXCHANGE + pos))
         if drawn:
             deny = self.denial(card)
             for pos in MASK_POSITIONS[state.down[seat] & state.present[seat]]:
-                delta = self.option_value(pos, None, now) + deny
-                if delta < best[0]:
-                    best = (delta, DISCARD_AND_REVEAL + pos)
-        return best
+                ranked.append((self.option_value(pos, None, now) + deny, DISCARD_AND_REVEAL + pos))
+        ranked.sort()
+        return ranked
+
+    def best_with(self, card: int, drawn: bool, now: float) -> tuple[float, int]:
+        """Best (value change, action) for a held ``card``; discarding needs ``drawn``."""
+        return self.options(card, drawn, now)[0]
 
 
 class HardBot:
@@ -280,19 +281,22 @@ class HardBot:
         if not isinstance(state, SkyjoState):
             raise TypeError("the Skyjo hard bot plays Skyjo states only")
         legal = state.legal_actions()
-        phase = state.phase
-        if phase == SETUP or len(legal) == 1:
+        if state.phase == SETUP or len(legal) == 1:
             return legal[rng.below(len(legal))]
+        return self.ranked(state)[0][1]
+
+    def ranked(self, state: SkyjoState) -> list[tuple[float, int]]:
+        """Legal moves after set-up with their value change (lower is better), best first."""
         seat = state.player
         model = _Model(state, seat, self)
         now = model.own_value()
+        phase = state.phase
         if phase == TURN:
             take, _ = model.best_with(state.discard[-1], False, now)
             draw = 0.0
             for value, p in model.probs:
                 draw += p * model.best_with(value, True, now)[0]
-            return TAKE_DISCARD if take < draw - self.take_margin else DRAW
+            return sorted([(take + self.take_margin, TAKE_DISCARD), (draw, DRAW)])
         card = state.hand
         assert card is not None
-        _, action = model.best_with(card, phase == DRAWN, now)
-        return action
+        return model.options(card, phase == DRAWN, now)

@@ -1,0 +1,113 @@
+"""Determinized Monte-Carlo evaluation of candidate moves, shared by ``expert`` and the advisor.
+
+One *iteration* re-deals everything the deciding seat cannot see
+(``state.determinize(seat, rng)``), then, for every candidate move, plays that
+move on a copy of the re-dealt state and finishes the round with the ``hard``
+bot in every seat. All candidates of an iteration share the re-deal and the
+rollout's random stream (common random numbers), so their differences are not
+drowned by the luck of the deal. The search never looks at the real hidden
+cards: it sees only the re-dealt copies.
+
+Games plug in two functions: which moves are worth comparing (``candidates``)
+and how a finished round is scored for the seat (``outcome``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..core import GameState, Rng
+from .base import Bot
+
+#: A rollout still running after this many moves is scored where it stands.
+ROLLOUT_MOVE_LIMIT = 3000
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """Stop after ``iterations`` iterations or ``milliseconds`` of wall time, whichever first.
+
+    At least ``minimum`` iterations are always run so that every candidate has a value.
+    """
+
+    iterations: int | None = None
+    milliseconds: float | None = 1000.0
+    minimum: int = 1
+
+    def __post_init__(self) -> None:
+        if self.iterations is None and self.milliseconds is None:
+            raise ValueError("a budget needs iterations, milliseconds or both")
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    action: int
+    mean: float
+    """Mean outcome over the iterations (higher is better for the seat)."""
+    samples: int
+    extra: float
+    """Mean of the game's secondary figure (Skyjo: own round points; Skip-Bo: win rate)."""
+
+
+Outcome = Callable[[GameState[Any], GameState[Any], int], tuple[float, float]]
+"""``outcome(start, end, seat)``: (value to maximise, secondary figure) of a rollout."""
+RoundOver = Callable[[GameState[Any], GameState[Any]], bool]
+
+
+def evaluate(
+    state: GameState[Any],
+    seat: int,
+    candidates: Sequence[int],
+    policies: Sequence[Bot],
+    outcome: Outcome,
+    round_over: RoundOver,
+    budget: Budget,
+    rng: Rng,
+) -> list[Estimate]:
+    """Every candidate's estimate, best first (ties by action code)."""
+    totals = dict.fromkeys(candidates, 0.0)
+    extras = dict.fromkeys(candidates, 0.0)
+    done = 0
+    start = time.perf_counter()
+    deadline = None if budget.milliseconds is None else start + budget.milliseconds / 1000.0
+    while True:
+        if done >= budget.minimum:
+            if budget.iterations is not None and done >= budget.iterations:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        world = state.determinize(seat, rng.spawn())
+        stream = rng.next64()
+        for action in candidates:
+            copy = world.clone()
+            copy._apply(action)
+            end = _rollout(copy, state, policies, Rng(stream), round_over)
+            value, extra = outcome(state, end, seat)
+            totals[action] += value
+            extras[action] += extra
+        done += 1
+    estimates = [
+        Estimate(action, totals[action] / done, done, extras[action] / done)
+        for action in candidates
+    ]
+    estimates.sort(key=lambda e: (-e.mean, e.action))
+    return estimates
+
+
+def _rollout(
+    state: GameState[Any],
+    start: GameState[Any],
+    policies: Sequence[Bot],
+    rng: Rng,
+    round_over: RoundOver,
+) -> GameState[Any]:
+    moves = 0
+    while not round_over(start, state) and moves < ROLLOUT_MOVE_LIMIT:
+        seat = state.current_player
+        assert seat is not None
+        state._apply(policies[seat].choose(state, rng))
+        moves += 1
+    return state
