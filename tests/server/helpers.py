@@ -147,7 +147,7 @@ def settle(clients: list[Client]) -> int:
         target = max(c.version for c in clients)
         for c in clients:
             if c.version < target:
-                c.until(lambda m: m["type"] in ("event", "sync") and m["version"] >= target)
+                c.until(lambda m, t=target: m["type"] in ("event", "sync") and m["version"] >= t)
         if all(c.version == target for c in clients):
             return target
 
@@ -170,7 +170,7 @@ def play_to_end(
                 player.move(choose(player.view["legal_actions"]))
                 break
         for c in everyone:
-            c.until(lambda m: m["type"] in ("event", "sync") and m["version"] > version)
+            c.until(lambda m, v=version: m["type"] in ("event", "sync") and m["version"] > v)
 
 
 def start(host: Client, host_token: str) -> None:

@@ -90,7 +90,7 @@ def _started_room(http, game="skyjo", options=None, seats=None):
 
 def test_illegal_move_refused_with_reason_and_nothing_changes(tmp_path):
     with client(tmp_path) as http:
-        created, bob = _started_room(http)
+        created, _ = _started_room(http)
         code = created["code"]
         with http.websocket_connect(f"/ws/{code}") as wa:
             alice = Client(wa, created["token"])
@@ -177,7 +177,7 @@ def test_acting_with_another_seats_token_or_none_is_refused(tmp_path):
 
 def test_spectator_is_read_only(tmp_path):
     with client(tmp_path) as http:
-        created, bob = _started_room(http)
+        created, _ = _started_room(http)
         code = created["code"]
         with (
             http.websocket_connect(f"/ws/{code}") as wa,
@@ -206,7 +206,7 @@ def test_spectator_is_read_only(tmp_path):
 
 def test_stale_version_refused_and_resynced(tmp_path):
     with client(tmp_path) as http:
-        created, bob = _started_room(http)
+        created, _ = _started_room(http)
         code = created["code"]
         with http.websocket_connect(f"/ws/{code}") as wa:
             alice = Client(wa, created["token"])
