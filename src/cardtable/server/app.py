@@ -26,6 +26,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..web import web_routes
 from .config import ServerConfig
 from .connections import (
     MESSAGE_TOO_BIG,
@@ -305,6 +306,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             await table.close()
 
     routes = [
+        *web_routes(),  # the web table (cardtable.web): the page at /, /static, /i18n
         Route("/", index),
         Route("/health", health),
         Route("/api/rooms", create_room, methods=["POST"]),

@@ -1,0 +1,260 @@
+// The single-page app: hash routes for home, room (lobby and table), replay and rules.
+import { api, playerName, rememberName, rememberSeat } from "./api.js";
+import { h, toast } from "./dom.js";
+import { has, language, loadLanguage, missingKeys, preferredLanguage, t } from "./i18n.js";
+import { errorText, openRoom, seatName } from "./room.js";
+import * as skipbo from "./skipbo.js";
+import * as skyjo from "./skyjo.js";
+import { describe } from "./words.js";
+
+const GAMES = { skipbo, skyjo };
+const app = document.getElementById("app");
+window.cardtable = { bots: {}, conn: null, missing: missingKeys, games: null };
+let current = null; // the open room, if any
+let gamesInfo = null;
+
+async function games() {
+  if (!gamesInfo) {
+    const res = await api("/api/web/games");
+    gamesInfo = res.ok ? res.data.games : [];
+    for (const g of gamesInfo) window.cardtable.bots[g.game] = g.bots;
+    window.cardtable.games = gamesInfo;
+  }
+  return gamesInfo;
+}
+
+function nav() {
+  const box = document.getElementById("topnav");
+  box.replaceChildren(
+    h("a", { href: "#/" }, t("web.nav.home")),
+    h("a", { href: "#/rules/skyjo" }, t("web.rules.skyjo_title")),
+    h("a", { href: "#/rules/skipbo" }, t("web.rules.skipbo_title")));
+  document.getElementById("lang-label").textContent = t("web.nav.language");
+  document.getElementById("lang").value = language();
+}
+
+// --- home ---------------------------------------------------------------------------
+const homeState = { game: localStorage.getItem("cardtable.game") || "skyjo", values: {}, seats: {} };
+
+function optionControl(game, option) {
+  const id = `opt-${option.name}`;
+  const label = t(`web.opt.${game}.${option.name}`);
+  const value = homeState.values[game][option.name];
+  if (option.type === "bool") {
+    return h("label", { class: "check", for: id },
+      h("input", { type: "checkbox", id, checked: Boolean(value), onchange: (e) => { homeState.values[game][option.name] = e.target.checked; } }),
+      " ", label);
+  }
+  const input = h("input", {
+    type: "number", id, min: option.min, max: option.max, inputmode: "numeric",
+    value: value === null || value === undefined ? "" : String(value),
+    placeholder: option.optional ? t("web.opt.auto") : null,
+  });
+  input.addEventListener("change", () => {
+    const raw = input.value.trim();
+    homeState.values[game][option.name] = raw === "" ? (option.optional ? null : option.default) : Number(raw);
+    if (option.name === "players") renderHome();
+  });
+  return h("label", { class: "num", for: id }, h("span", {}, label), input);
+}
+
+async function renderHome() {
+  const list = await games();
+  const info = list.find((g) => g.game === homeState.game) || list[0];
+  const game = info.game;
+  if (!homeState.values[game]) homeState.values[game] = Object.fromEntries(info.options.map((o) => [o.name, o.default]));
+  if (!homeState.seats[game]) homeState.seats[game] = [];
+  const values = homeState.values[game];
+  const players = Math.max(2, Math.min(Number(values.players) || 2, info.options.find((o) => o.name === "players").max));
+  const seatKinds = homeState.seats[game];
+  const nameInput = h("input", { id: "your-name", required: true, maxlength: 40, value: playerName(), autocomplete: "nickname" });
+  const seatList = h("ol", { class: "seats" }, h("li", { class: "seat me" }, h("span", { class: "seatname" }, t("web.home.seat_you"))));
+  for (let seat = 1; seat < players; seat++) {
+    const chosen = seatKinds[seat] || info.default_bot;
+    const select = h("select", { id: `seat-${seat}`, "aria-label": t("web.lobby.seat_kind", { n: seat + 1 }) },
+      h("option", { value: "human", selected: chosen === "human" }, t("web.home.human")),
+      info.bots.map((bot) => h("option", { value: bot, selected: chosen === bot }, t(`web.bot.${bot}`))));
+    select.addEventListener("change", () => { seatKinds[seat] = select.value; });
+    seatList.append(h("li", { class: "seat" }, h("span", { class: "seatname" }, t("web.seat.n", { n: seat + 1 })), select));
+  }
+  const picker = h("div", { class: "gamepick", role: "radiogroup", "aria-label": t("web.home.pick_game") },
+    list.map((g) => h("label", { class: `gamecard ${g.game}${g.game === game ? " chosen" : ""}` },
+      h("input", { type: "radio", name: "game", value: g.game, checked: g.game === game,
+        onchange: () => { homeState.game = g.game; localStorage.setItem("cardtable.game", g.game); renderHome(); } }),
+      h("strong", {}, g.title),
+      h("span", { class: "muted" }, t(`web.home.about_${g.game}`)))));
+  const form = h("form", { class: "panel create", id: "create-form", onsubmit: (e) => { e.preventDefault(); create(info, nameInput.value, players); } },
+    h("h2", {}, t("web.home.create")),
+    picker,
+    h("label", { for: "your-name", class: "num" }, h("span", {}, t("web.home.your_name")), nameInput),
+    h("fieldset", {}, h("legend", {}, t("web.home.options")), h("div", { class: "options" }, info.options.map((o) => optionControl(game, o)))),
+    h("fieldset", {}, h("legend", {}, t("web.home.seats")), seatList),
+    h("p", {}, h("button", { type: "submit", class: "primary big", id: "create" }, t("web.home.create_button"))));
+  const codeInput = h("input", { id: "join-code", maxlength: 12, autocomplete: "off", autocapitalize: "characters", "aria-label": t("web.home.code") });
+  const joinForm = h("form", { class: "panel joinbox", onsubmit: (e) => {
+    e.preventDefault();
+    const code = codeInput.value.trim().toUpperCase();
+    if (code) location.hash = `#/room/${encodeURIComponent(code)}`;
+  } },
+  h("h2", {}, t("web.home.join")),
+  h("p", { class: "muted" }, t("web.home.join_help")),
+  h("div", { class: "sharerow" }, codeInput, h("button", { type: "submit", id: "join-go" }, t("web.home.join_button"))));
+  app.replaceChildren(h("div", { class: "home" },
+    h("section", { class: "hero" }, h("h1", {}, t("web.home.title")), h("p", {}, t("web.home.tagline"))),
+    form,
+    h("div", { class: "homeside" }, joinForm,
+      h("section", { class: "panel" }, h("h2", {}, t("web.nav.rules")),
+        h("p", {}, h("a", { href: "#/rules/skyjo" }, t("web.rules.skyjo_title"))),
+        h("p", {}, h("a", { href: "#/rules/skipbo" }, t("web.rules.skipbo_title")))))));
+  document.body.dataset.page = "home";
+}
+
+async function create(info, rawName, players) {
+  const name = rawName.trim();
+  if (!name) { toast(t("web.error.bad_name")); return; }
+  rememberName(name);
+  const options = {};
+  for (const o of info.options) {
+    const value = homeState.values[info.game][o.name];
+    if (value !== o.default) options[o.name] = value;
+  }
+  options.players = players;
+  const seats = [{ kind: "human" }];
+  for (let seat = 1; seat < players; seat++) {
+    const kind = homeState.seats[info.game][seat] || info.default_bot;
+    seats.push(kind === "human" ? { kind: "human" } : { kind: "bot", bot: kind });
+  }
+  const res = await api("/api/rooms", { method: "POST", body: { game: info.game, options, seats, name } });
+  if (!res.ok) { toast(errorText(res.data)); return; }
+  rememberSeat(res.data.code, { seat: res.data.seat, token: res.data.token, host_token: res.data.host_token, name });
+  location.hash = `#/room/${res.data.code}`;
+}
+
+// --- rules --------------------------------------------------------------------------
+function renderRules(game) {
+  if (!GAMES[game]) { location.hash = "#/"; return; }
+  const article = h("article", { class: "panel rules", lang: language() }, h("h1", {}, t(`web.rules.${game}_title`)));
+  for (let i = 1; has(`web.rules.${game}.${i}.title`); i++) {
+    article.append(h("h2", {}, t(`web.rules.${game}.${i}.title`)));
+    for (const para of t(`web.rules.${game}.${i}.text`).split("\n")) article.append(h("p", {}, para));
+  }
+  article.append(h("p", { class: "muted" }, t("web.rules.note")));
+  app.replaceChildren(article);
+  document.body.dataset.page = "rules";
+}
+
+// --- replay -------------------------------------------------------------------------
+async function renderReplay(code, number) {
+  app.replaceChildren(h("p", { class: "loading" }, t("web.room.connecting")));
+  const res = await api(`/api/rooms/${code}/games/${number}`);
+  if (!res.ok) {
+    app.replaceChildren(h("section", { class: "panel" }, h("h1", {}, t("web.replay.title")), h("p", {}, errorText(res.data)),
+      h("a", { href: "#/", class: "button" }, t("web.nav.home"))));
+    return;
+  }
+  const log = res.data;
+  const game = GAMES[log.game];
+  const room = { seats: log.seats };
+  const name = (seat) => seatName(room, seat, null);
+  const total = log.moves.length;
+  const cache = new Map();
+  let step = total;
+  let timer = null;
+  const stage = h("div", { class: "replaystage" });
+  const caption = h("p", { class: "caption", "aria-live": "polite" });
+  const range = h("input", { type: "range", min: 0, max: total, value: step, "aria-label": t("web.replay.step_label"), id: "replay-range" });
+  const counter = h("span", { class: "counter", id: "replay-counter" });
+  async function show(k) {
+    step = Math.max(0, Math.min(total, k));
+    range.value = String(step);
+    counter.textContent = t("web.replay.step", { step, total });
+    if (!cache.has(step)) {
+      const r = await api(`/api/rooms/${code}/games/${number}/steps/${step}`);
+      if (!r.ok) return;
+      cache.set(step, r.data.view);
+    }
+    if (Number(range.value) !== step) return;
+    const view = cache.get(step);
+    stage.replaceChildren(game.render(view, { me: null, name, presence: () => null, interactive: false }));
+    const move = step > 0 ? log.moves[step - 1] : null;
+    caption.replaceChildren(...(move
+      ? describe(log.game, move.outcome, name).map((l) => h("span", { class: "line" }, l.text))
+      : [t("web.replay.deal")]));
+    document.body.dataset.replayStep = String(step);
+  }
+  const play = h("button", { type: "button", id: "replay-play" }, t("web.replay.play"));
+  play.addEventListener("click", () => {
+    if (timer) { clearInterval(timer); timer = null; play.textContent = t("web.replay.play"); return; }
+    if (step >= total) show(0);
+    play.textContent = t("web.replay.pause");
+    timer = setInterval(() => { if (step >= total) { clearInterval(timer); timer = null; play.textContent = t("web.replay.play"); } else show(step + 1); }, 700);
+  });
+  range.addEventListener("input", () => show(Number(range.value)));
+  const controls = h("div", { class: "replaycontrols" },
+    h("button", { type: "button", "aria-label": t("web.replay.first"), onclick: () => show(0) }, "⏮"),
+    h("button", { type: "button", "aria-label": t("web.replay.prev"), id: "replay-prev", onclick: () => show(step - 1) }, "◀"),
+    play,
+    h("button", { type: "button", "aria-label": t("web.replay.next"), id: "replay-next", onclick: () => show(step + 1) }, "▶"),
+    h("button", { type: "button", "aria-label": t("web.replay.last"), onclick: () => show(total) }, "⏭"),
+    range, counter);
+  const result = log.result
+    ? h("p", {}, log.result.winners.length ? t("web.summary.winners", { names: log.result.winners.map(name).join(", ") }) : t("web.summary.no_winner"))
+    : h("p", { class: "muted" }, t("web.replay.unfinished"));
+  const section = h("section", { class: `replay ${log.game}` },
+    h("h1", {}, t("web.replay.heading", { game: log.game === "skyjo" ? "Skyjo" : "Skip-Bo", code, n: number })),
+    result, controls, caption, stage,
+    h("p", {}, h("a", { href: `#/room/${code}`, class: "button" }, t("web.replay.back_room")), " ", h("a", { href: "#/", class: "button" }, t("web.nav.home"))));
+  section.addEventListener("keydown", (e) => {
+    if (e.target === range) return;
+    if (e.key === "ArrowRight") { show(step + 1); e.preventDefault(); }
+    if (e.key === "ArrowLeft") { show(step - 1); e.preventDefault(); }
+  });
+  section.tabIndex = -1;
+  app.replaceChildren(section);
+  document.body.dataset.page = "replay";
+  await show(total);
+  const stop = () => { if (timer) clearInterval(timer); window.removeEventListener("hashchange", stop); };
+  window.addEventListener("hashchange", stop);
+}
+
+// --- routing ------------------------------------------------------------------------
+function route() {
+  if (current) { current.close(); current = null; window.cardtable.conn = null; }
+  document.getElementById("net").textContent = "";
+  nav();
+  const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
+  if (parts[0] === "room" && parts[1]) {
+    document.title = `${parts[1]} · cardtable`;
+    current = openRoom(parts[1].toUpperCase(), app, parts[2] === "watch");
+  } else if (parts[0] === "replay" && parts[1]) {
+    document.title = `${t("web.replay.title")} · cardtable`;
+    renderReplay(parts[1].toUpperCase(), Number(parts[2] || 1));
+  } else if (parts[0] === "rules" && parts[1]) {
+    document.title = `${t(`web.rules.${parts[1]}_title`)} · cardtable`;
+    renderRules(parts[1]);
+  } else {
+    document.title = "cardtable";
+    renderHome();
+  }
+  app.focus({ preventScroll: true });
+}
+
+async function main() {
+  await loadLanguage(preferredLanguage());
+  const match = location.pathname.match(/^\/r\/([^/]+)(\/watch)?\/?$/);
+  if (match && !location.hash) {
+    history.replaceState(null, "", `/#/room/${match[1]}${match[2] ? "/watch" : ""}`);
+  }
+  document.getElementById("lang").addEventListener("change", async (e) => {
+    await loadLanguage(e.target.value, true);
+    nav();
+    if (current) current.redraw();
+    else route();
+  });
+  await games();
+  window.addEventListener("hashchange", route);
+  route();
+  document.body.dataset.ready = "1";
+}
+
+main();

@@ -1,0 +1,178 @@
+// Choosing a move with the mouse, a finger or the keyboard: select a source, then a
+// target; or drag the source onto the target. Sources and targets come only from the
+// legal actions the server sent (each mapped to {source, target} element ids).
+
+import { reducedMotion } from "./dom.js";
+
+export class Picker {
+  constructor(onPlay) {
+    this.onPlay = onPlay;
+    this.actions = [];
+    this.selected = null;
+    this.dragging = null;
+    this.suppressClick = false;
+    this.root = null;
+    this.onChange = () => {};
+  }
+
+  // actions: [{code, source, target}], preferred: the source selected by default.
+  set(actions, preferred = null) {
+    const same = JSON.stringify(actions) === JSON.stringify(this.actions);
+    this.actions = actions;
+    if (!same || (this.selected && !this.isSource(this.selected))) {
+      this.selected = preferred && this.isSource(preferred) ? preferred : null;
+    }
+  }
+
+  isSource(id) {
+    return this.actions.some((a) => a.source === id && a.target !== null);
+  }
+
+  find(source, target) {
+    return this.actions.find((a) => a.source === source && a.target === target);
+  }
+
+  sources() {
+    return new Set(this.actions.filter((a) => a.source !== null).map((a) => a.source));
+  }
+
+  targets() {
+    const out = new Set();
+    for (const a of this.actions) {
+      if (a.target === null) continue;
+      if (a.source === null || a.source === this.selected) out.add(a.target);
+    }
+    return out;
+  }
+
+  click(id) {
+    if (!this.actions.length) return false;
+    const action = (this.selected && this.find(this.selected, id)) || this.find(null, id) || this.find(id, null);
+    if (action) {
+      this.play(action);
+      return true;
+    }
+    if (this.isSource(id)) {
+      this.selected = this.selected === id ? null : id;
+      this.onChange();
+      return true;
+    }
+    if (this.selected) {
+      this.selected = null;
+      this.onChange();
+    }
+    return false;
+  }
+
+  drop(source, target) {
+    const action = this.find(source, target);
+    if (action) {
+      this.play(action);
+      return true;
+    }
+    if (this.isSource(target)) {
+      this.selected = target;
+      this.onChange();
+      return true;
+    }
+    return false;
+  }
+
+  play(action) {
+    this.selected = null;
+    this.actions = [];
+    this.onPlay(action);
+  }
+
+  // Mark the elements of `root` ([data-id]) as playable, selected or targets.
+  decorate(root) {
+    this.root = root;
+    const sources = this.sources();
+    const targets = this.targets();
+    for (const el of root.querySelectorAll("[data-id]")) {
+      const id = el.dataset.id;
+      const isSource = sources.has(id);
+      const isTarget = targets.has(id);
+      el.classList.toggle("src-legal", isSource);
+      el.classList.toggle("tgt-legal", isTarget);
+      el.classList.toggle("selected", id === this.selected);
+      const playable = isSource || isTarget;
+      el.setAttribute("aria-disabled", playable ? "false" : "true");
+      if (el.tagName === "BUTTON") el.setAttribute("aria-pressed", id === this.selected ? "true" : "false");
+    }
+  }
+
+  // Pointer events on `root` (delegated): a drag starts after a few pixels.
+  attach(root) {
+    root.addEventListener("click", (event) => {
+      const el = event.target.closest("[data-id]");
+      if (!el || !root.contains(el)) return;
+      if (this.suppressClick) { this.suppressClick = false; return; }
+      this.click(el.dataset.id);
+    });
+    root.addEventListener("pointerdown", (event) => {
+      if (event.button !== 0) return;
+      const el = event.target.closest("[data-id].src-legal");
+      if (!el || !this.isSource(el.dataset.id)) return;
+      this.dragging = { el, id: el.dataset.id, x: event.clientX, y: event.clientY, ghost: null, pointer: event.pointerId };
+    });
+    root.addEventListener("pointermove", (event) => {
+      const drag = this.dragging;
+      if (!drag || drag.pointer !== event.pointerId) return;
+      if (!drag.ghost) {
+        if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 8) return;
+        const rect = drag.el.getBoundingClientRect();
+        const ghost = drag.el.cloneNode(true);
+        ghost.removeAttribute("data-id");
+        ghost.classList.add("ghost");
+        ghost.style.width = `${rect.width}px`;
+        ghost.style.height = `${rect.height}px`;
+        document.body.append(ghost);
+        drag.ghost = ghost;
+        drag.dx = drag.x - rect.left;
+        drag.dy = drag.y - rect.top;
+        this.selected = drag.id;
+        this.decorate(root);
+      }
+      drag.ghost.style.left = `${event.clientX - drag.dx}px`;
+      drag.ghost.style.top = `${event.clientY - drag.dy}px`;
+      event.preventDefault();
+    });
+    const end = (event) => {
+      const drag = this.dragging;
+      if (!drag || drag.pointer !== event.pointerId) return;
+      this.dragging = null;
+      if (!drag.ghost) return;
+      drag.ghost.remove();
+      this.suppressClick = true;
+      setTimeout(() => { this.suppressClick = false; }, 50);
+      const under = document.elementFromPoint(event.clientX, event.clientY);
+      const target = under && under.closest("[data-id]");
+      if (!(target && root.contains(target) && this.drop(drag.id, target.dataset.id))) {
+        this.onChange();
+      }
+    };
+    root.addEventListener("pointerup", end);
+    root.addEventListener("pointercancel", end);
+  }
+}
+
+// A short flight of a card from where it was to where it lands.
+export function fly(fromRect, toEl) {
+  if (!fromRect || !toEl || reducedMotion()) return;
+  const to = toEl.getBoundingClientRect();
+  if (!to.width || (fromRect.left === to.left && fromRect.top === to.top)) return;
+  const ghost = toEl.cloneNode(true);
+  ghost.removeAttribute("data-id");
+  ghost.classList.add("ghost", "flying");
+  Object.assign(ghost.style, { left: `${to.left}px`, top: `${to.top}px`, width: `${to.width}px`, height: `${to.height}px` });
+  document.body.append(ghost);
+  toEl.classList.add("landing");
+  const dx = fromRect.left - to.left;
+  const dy = fromRect.top - to.top;
+  const animation = ghost.animate(
+    [{ transform: `translate(${dx}px, ${dy}px) scale(0.9)`, opacity: 0.85 }, { transform: "none", opacity: 1 }],
+    { duration: 260, easing: "ease-out" });
+  animation.onfinish = () => { ghost.remove(); toEl.classList.remove("landing"); };
+  setTimeout(() => { ghost.remove(); toEl.classList.remove("landing"); }, 600);
+}

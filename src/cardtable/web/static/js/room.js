@@ -1,0 +1,432 @@
+// A room: the lobby before the start, the table while playing, the summaries after.
+import { api, forgetSeat, playerName, rememberName, rememberSeat, seatFor } from "./api.js";
+import { Connection } from "./conn.js";
+import { announce, h, toast } from "./dom.js";
+import { t } from "./i18n.js";
+import { fly, Picker } from "./play.js";
+import * as skipbo from "./skipbo.js";
+import * as skyjo from "./skyjo.js";
+import { describe } from "./words.js";
+
+const GAMES = { skipbo, skyjo };
+const LOG_LIMIT = 300;
+
+export function seatName(room, seat, me) {
+  const info = room && room.seats[seat];
+  let name;
+  if (!info) name = t("web.seat.n", { n: seat + 1 });
+  else if (info.kind === "bot") name = t("web.seat.bot", { n: seat + 1, level: t(`web.bot.${info.bot || "greedy"}`) });
+  else name = info.name || t("web.seat.free", { n: seat + 1 });
+  return seat === me ? t("web.seat.you", { name }) : name;
+}
+
+export function errorText(data) {
+  if (!data) return t("web.error.network");
+  const code = data.code || data.error || "unknown";
+  const key = `web.error.${code}`;
+  const known = ["bad_request", "bad_options", "bad_seats", "bad_name", "no_room", "room_full", "not_host", "seats_free",
+    "not_your_turn", "illegal_move", "stale_version", "bad_move", "not_playing", "too_many_rooms", "network",
+    "not_in_lobby", "seat_taken", "seat_unavailable", "rate_limited", "bad_token"];
+  const head = known.includes(code) ? t(key) : t("web.error.unknown");
+  return data.reason ? `${head} (${data.reason})` : head;
+}
+
+export function openRoom(code, outer, watch = false) {
+  const root = h("div", { class: "roomhost" });
+  outer.replaceChildren(root);
+  const ctx = {
+    code,
+    mine: watch ? null : seatFor(code),
+    seat: null,
+    room: null,
+    view: null,
+    gameNo: null,
+    log: [],
+    summary: null,
+    dismissed: false,
+    status: "connecting",
+    pending: false,
+    autostart: false,
+    gone: null,
+  };
+  const picker = new Picker((action) => {
+    ctx.pending = true;
+    const ok = conn.send({ type: "move", token: ctx.mine.token, version: conn.version, action: action.code });
+    if (!ok) { ctx.pending = false; toast(t("web.net.offline")); }
+    draw();
+  });
+  picker.onChange = () => { if (board) picker.decorate(board); };
+  let board = null;
+  let conn = null;
+  let movesTable = null;
+
+  api("/api/web/games").then((res) => {
+    if (res.ok) movesTable = Object.fromEntries(res.data.games.map((g) => [g.game, g.moves]));
+    draw();
+  });
+
+  const name = (seat) => seatName(ctx.room, seat, ctx.seat);
+  const isHost = () => Boolean(ctx.mine && ctx.mine.host_token);
+
+  function connect() {
+    if (conn) conn.close();
+    conn = new Connection(code, ctx.mine && ctx.mine.token, { message: onMessage, status: onStatus });
+    window.cardtable.conn = conn;
+    conn.connect();
+  }
+
+  function onStatus(status, why) {
+    ctx.status = status;
+    const net = document.getElementById("net");
+    net.textContent = status === "reconnecting" ? t("web.net.reconnecting") : "";
+    net.dataset.status = status;
+    if (status === "gone") {
+      ctx.gone = why;
+      if (why === "bad_token") { forgetSeat(code); ctx.mine = null; connect(); return; }
+      draw();
+    }
+  }
+
+  async function fetchLog() {
+    if (!ctx.view || !ctx.gameNo) return;
+    const gameName = ctx.room.game;
+    const res = await api(`/api/rooms/${code}/games/${ctx.gameNo}`);
+    if (!res.ok || ctx.log.length) return;
+    ctx.log = res.data.moves.flatMap((m) => describe(gameName, m.outcome, name)).slice(-LOG_LIMIT);
+    draw();
+  }
+
+  function onMessage(m) {
+    switch (m.type) {
+      case "welcome":
+        ctx.seat = m.seat;
+        ctx.room = m.room;
+        break;
+      case "sync": {
+        ctx.room = m.room;
+        const fresh = ctx.gameNo !== m.game_no;
+        ctx.gameNo = m.game_no;
+        ctx.view = m.view;
+        ctx.pending = false;
+        if (fresh) { ctx.log = []; ctx.summary = null; }
+        if (ctx.view && !ctx.log.length) fetchLog();
+        break;
+      }
+      case "event":
+        onEvent(m);
+        break;
+      case "presence":
+        if (ctx.room) {
+          for (const p of m.seats) Object.assign(ctx.room.seats[p.seat], { connected: p.connected, away: p.away });
+          ctx.room.spectators = m.spectators;
+        }
+        break;
+      case "error":
+        ctx.pending = false;
+        toast(errorText(m));
+        break;
+      default:
+        return;
+    }
+    draw();
+  }
+
+  function onEvent(m) {
+    if (m.kind === "room") {
+      const wasGame = ctx.view !== null;
+      ctx.room = m.room;
+      if (m.room.status === "lobby" && wasGame) {
+        ctx.view = null;
+        ctx.log = [];
+        ctx.summary = null;
+        ctx.gameNo = m.room.game_no;
+      }
+      if (m.room.status === "lobby" && ctx.autostart && isHost()) {
+        ctx.autostart = false;
+        conn.send({ type: "start", host_token: ctx.mine.host_token });
+      }
+      return;
+    }
+    if (m.kind === "start") {
+      ctx.view = m.view;
+      ctx.gameNo = m.game_no;
+      ctx.log = [];
+      ctx.summary = null;
+      ctx.dismissed = false;
+      if (ctx.room) ctx.room.status = "playing";
+      announce(t("web.table.started"));
+      return;
+    }
+    const before = ctx.view;
+    ctx.view = m.view;
+    ctx.gameNo = m.game_no;
+    ctx.pending = false;
+    const gameName = ctx.room.game;
+    const lines = describe(gameName, m.outcome, name);
+    ctx.log.push(...lines);
+    if (ctx.log.length > LOG_LIMIT) ctx.log.splice(0, ctx.log.length - LOG_LIMIT);
+    if (lines.length && m.outcome.seat !== ctx.seat) announce(lines.map((l) => l.text).join(". "));
+    const game = GAMES[gameName];
+    if (before) {
+      const summary = game.roundSummary(before, m.outcome);
+      if (summary) {
+        ctx.summary = summary;
+        ctx.dismissed = false;
+      }
+      ctx.flight = game.flight(m.outcome.move, m.outcome.seat, before, ctx.seat);
+    }
+    if (m.view && m.view.result && ctx.room) ctx.room.status = "finished";
+  }
+
+  // --- drawing -------------------------------------------------------------------
+  function draw() {
+    if (picker.dragging) return;
+    const scrollY = window.scrollY;
+    const focusedId = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.id : null;
+    const focusedKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
+    const rects = new Map();
+    const faces = new Map();
+    if (board) {
+      for (const el of board.querySelectorAll("[data-id]")) {
+        if (!rects.has(el.dataset.id)) rects.set(el.dataset.id, el.getBoundingClientRect());
+        faces.set(el.dataset.id, el.dataset.face);
+      }
+    }
+    root.replaceChildren(page());
+    document.body.dataset.version = conn && conn.version !== null ? String(conn.version) : "";
+    document.body.dataset.page = ctx.view ? "table" : ctx.room ? "lobby" : "room";
+    board = root.querySelector(".board");
+    if (board) {
+      for (const el of board.querySelectorAll("[data-id]")) {
+        if (faces.has(el.dataset.id) && faces.get(el.dataset.id) !== el.dataset.face) el.classList.add("changed");
+      }
+      if (ctx.flight) {
+        const [from, to] = ctx.flight;
+        fly(rects.get(from), board.querySelector(`[data-id="${CSS.escape(to)}"]`));
+        ctx.flight = null;
+      }
+    }
+    const again = (focusedId && root.querySelector(`[data-id="${CSS.escape(focusedId)}"]`))
+      || (focusedKey && root.querySelector(`[data-key="${CSS.escape(focusedKey)}"]`));
+    if (again) again.focus({ preventScroll: true });
+    window.scrollTo(0, scrollY);
+  }
+
+  function page() {
+    if (ctx.gone === "no_room") {
+      return h("section", { class: "panel" }, h("h1", {}, t("web.room.gone_title")), h("p", {}, t("web.room.gone", { code })),
+        h("p", {}, h("a", { href: `#/replay/${code}/1`, class: "button" }, t("web.replay.open")), " ", h("a", { href: "#/", class: "button" }, t("web.nav.home"))));
+    }
+    if (!ctx.room) return h("p", { class: "loading" }, t("web.room.connecting"));
+    if (!ctx.view) return lobby();
+    return table();
+  }
+
+  // --- lobby ---------------------------------------------------------------------
+  function lobby() {
+    const room = ctx.room;
+    const link = `${location.origin}/r/${room.code}`;
+    const free = room.seats.filter((s) => s.kind === "human" && !s.taken);
+    const box = h("section", { class: "panel lobby" },
+      h("h1", {}, t("web.lobby.title", { game: room.title, code: room.code })),
+      h("p", { class: "codeline" }, t("web.lobby.code"), " ", h("strong", { class: "code", id: "room-code" }, room.code)),
+      h("div", { class: "share" },
+        h("label", { for: "share-link" }, t("web.lobby.share")),
+        h("div", { class: "sharerow" },
+          h("input", { id: "share-link", readonly: true, value: link }),
+          h("button", { type: "button", onclick: () => copy(link) }, t("web.lobby.copy")))));
+    const list = h("ol", { class: "seats" });
+    room.seats.forEach((s, index) => {
+      const status = s.kind === "bot" ? t("web.lobby.bot_ready")
+        : s.taken ? (s.connected ? t("web.lobby.online") : t("web.lobby.offline")) : t("web.lobby.waiting");
+      const item = h("li", { class: `seat ${s.kind}${index === ctx.seat ? " me" : ""}` },
+        h("span", { class: `dot ${s.kind === "bot" || s.connected ? "on" : "off"}`, "aria-hidden": "true" }),
+        h("span", { class: "seatname" }, name(index)),
+        h("span", { class: "muted" }, status));
+      if (isHost() && !s.taken) item.append(seatSelect(index, s));
+      list.append(item);
+    });
+    box.append(h("h2", {}, t("web.lobby.seats")), list);
+    box.append(h("h2", {}, t("web.lobby.options")), optionList(room));
+    if (ctx.seat === null && free.length) {
+      const input = h("input", { id: "join-name", required: true, maxlength: 40, value: playerName(), autocomplete: "nickname" });
+      box.append(h("form", { class: "joinform", onsubmit: (e) => { e.preventDefault(); join(input.value); } },
+        h("label", { for: "join-name" }, t("web.home.your_name")), input,
+        h("button", { type: "submit", class: "primary", id: "join" }, t("web.lobby.join"))));
+    } else if (ctx.seat === null) {
+      box.append(h("p", {}, t("web.lobby.watching")));
+    }
+    if (isHost()) {
+      box.append(h("p", {}, h("button", {
+        type: "button", class: "primary big", id: "start", disabled: free.length > 0,
+        onclick: () => conn.send({ type: "start", host_token: ctx.mine.host_token }),
+      }, t("web.lobby.start"))));
+      if (free.length) box.append(h("p", { class: "muted" }, t("web.lobby.wait_players", { count: free.length })));
+    } else if (ctx.seat !== null) {
+      box.append(h("p", { class: "muted" }, t("web.lobby.wait_host")));
+    }
+    if (room.game_no > 1) {
+      box.append(h("p", {}, h("a", { href: `#/replay/${room.code}/${room.game_no - 1}` }, t("web.replay.previous"))));
+    }
+    return box;
+  }
+
+  function seatSelect(index, s) {
+    const select = h("select", { "aria-label": t("web.lobby.seat_kind", { n: index + 1 }), dataset: { key: `seat-${index}` } },
+      h("option", { value: "human", selected: s.kind === "human" }, t("web.home.human")),
+      (window.cardtable.bots[ctx.room.game] || []).map((bot) =>
+        h("option", { value: bot, selected: s.kind === "bot" && s.bot === bot }, t(`web.bot.${bot}`))));
+    select.addEventListener("change", () => {
+      const seats = ctx.room.seats.map((seat, i) => {
+        const value = i === index ? select.value : seat.kind === "bot" ? seat.bot : "human";
+        return value === "human" ? { kind: "human" } : { kind: "bot", bot: value };
+      });
+      conn.send({ type: "configure", host_token: ctx.mine.host_token, seats });
+    });
+    return select;
+  }
+
+  async function join(raw) {
+    const clean = raw.trim();
+    if (!clean) return;
+    rememberName(clean);
+    const res = await api(`/api/rooms/${code}/join`, { method: "POST", body: { name: clean } });
+    if (!res.ok) { toast(errorText(res.data)); return; }
+    rememberSeat(code, { seat: res.data.seat, token: res.data.token, name: clean });
+    ctx.mine = seatFor(code);
+    connect();
+  }
+
+  function copy(link) {
+    if (navigator.clipboard) navigator.clipboard.writeText(link).then(() => toast(t("web.lobby.copied"), "info"), () => {});
+    else toast(link, "info");
+  }
+
+  // --- table ---------------------------------------------------------------------
+  function table() {
+    const view = ctx.view;
+    const gameName = ctx.room.game;
+    const game = GAMES[gameName];
+    const me = ctx.seat;
+    const turn = game.current(view);
+    const over = view.result !== null;
+    const myTurn = !over && me !== null && turn === me && !ctx.pending;
+    let actions = [];
+    if (myTurn && movesTable) {
+      actions = game.legalActions(view).map((code) => ({ code, ...game.actionFor(movesTable[gameName][code], me, view) }));
+    }
+    picker.set(actions, game.preferred(view));
+    const presence = (seat) => {
+      const s = ctx.room.seats[seat];
+      if (!s || s.kind === "bot") return null;
+      if (s.away) return h("span", { class: "away", title: t("web.table.away") }, " ", t("web.table.away_short"));
+      return s.connected ? null : h("span", { class: "offline", title: t("web.lobby.offline") }, " ⦸");
+    };
+    const rctx = {
+      me, name, presence, interactive: !over && me !== null,
+      actionsHaveEndTurn: actions.some((a) => a.source === "endturn"),
+    };
+    let banner;
+    if (over) banner = t("web.table.game_over");
+    else if (turn === me) banner = `${t("web.table.your_turn")} — ${game.prompt(view)}`;
+    else banner = t("web.table.turn_of", { name: name(turn) });
+    const turnbar = h("div", { class: `turnbar${turn === me && !over ? " mine" : ""}`, role: "status", "aria-live": "polite", id: "turnbar" },
+      h("span", { class: "round" }, t("web.table.round", { round: view.round })),
+      h("span", { class: "banner" }, banner));
+    const boardEl = game.render(view, rctx);
+    picker.decorate(boardEl);
+    const side = h("aside", { class: "side" },
+      scores(view, game),
+      h("details", { class: "log", open: window.innerWidth > 900 },
+        h("summary", {}, t("web.table.log")),
+        h("ol", { class: "loglist", "aria-label": t("web.table.log") },
+          ctx.log.slice(-60).reverse().map((l) => h("li", { class: l.seat === me ? "mine" : "" }, l.text)))),
+      h("p", { class: "sidebuttons" },
+        h("a", { href: `#/rules/${gameName}`, target: "_blank", class: "button" }, t("web.nav.rules")),
+        " ",
+        h("a", { href: "#/", class: "button" }, t("web.nav.leave"))));
+    const out = h("section", { class: `tablepage ${gameName}` }, turnbar, h("div", { class: "tablewrap" }, boardEl, side));
+    const dialog = summaryDialog(view, game);
+    if (dialog) out.append(dialog);
+    return out;
+  }
+
+  function scores(view, game) {
+    const totals = game === skyjo ? view.totals : view.players.map((p) => p.score);
+    const showTotals = game === skyjo || view.rules.rounds;
+    const turn = game.current(view);
+    return h("table", { class: "scores compact", "aria-label": t("web.score.title") },
+      h("thead", {}, h("tr", {}, h("th", {}, t("web.score.player")), showTotals ? h("th", {}, t("web.score.total")) : null)),
+      h("tbody", {}, totals.map((total, seat) => h("tr", { class: seat === turn ? "turn" : "" },
+        h("th", { scope: "row" }, seat === turn ? "▶ " : "", name(seat)), showTotals ? h("td", {}, String(total)) : null))));
+  }
+
+  function summaryDialog(view, game) {
+    const over = view.result !== null;
+    const summary = ctx.summary;
+    if (!over && (!summary || ctx.dismissed)) return null;
+    if (!over && summary.game === "skipbo" && !view.rules.rounds) return null;
+    const title = over ? t("web.summary.match_title") : t("web.summary.round_title", { round: summary.round });
+    const body = [];
+    if (over) {
+      const result = view.result;
+      const ranking = result.scores.map((score, seat) => ({ seat, score }));
+      const lowWins = game === skyjo;
+      ranking.sort((a, b) => (lowWins ? a.score - b.score : b.score - a.score));
+      body.push(h("p", { class: "winners" }, result.winners.length
+        ? t("web.summary.winners", { names: result.winners.map(name).join(", ") })
+        : t("web.summary.no_winner")));
+      body.push(h("table", { class: "scores final" },
+        h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("web.score.player")), h("th", {}, t(lowWins ? "web.score.total" : "web.score.points")))),
+        h("tbody", {}, ranking.map((r, i) => h("tr", { class: result.winners.includes(r.seat) ? "winner" : "" },
+          h("td", {}, String(i + 1)), h("th", { scope: "row" }, result.winners.includes(r.seat) ? "🏆 " : "", name(r.seat)), h("td", {}, String(r.score)))))));
+    }
+    if (summary && summary.game === "skyjo") {
+      if (over) body.push(h("h3", {}, t("web.summary.round_title", { round: summary.round })));
+      body.push(skyjo.renderRoundSummary(summary, { name }));
+    } else if (summary && summary.game === "skipbo" && view.rules.rounds) {
+      body.push(skipbo.renderRoundSummary(summary, { name }, view));
+    } else if (over && game === skyjo) {
+      body.push(skyjo.renderRoundSummary({
+        game: "skyjo", round: view.round, closer: null, doubled: false,
+        points: view.rounds.length ? view.rounds[view.rounds.length - 1].points : view.totals,
+        totals: view.totals, grids: view.grids, status: view.status,
+      }, { name }));
+    }
+    const buttons = h("p", { class: "dialogbuttons" });
+    if (over) {
+      if (isHost()) {
+        buttons.append(h("button", { type: "button", class: "primary", id: "rematch", onclick: () => {
+          ctx.autostart = true;
+          conn.send({ type: "rematch", host_token: ctx.mine.host_token });
+        } }, t("web.summary.rematch")));
+      } else {
+        buttons.append(h("span", { class: "muted" }, t("web.summary.rematch_wait")));
+      }
+      buttons.append(" ", h("a", { class: "button", href: `#/replay/${code}/${ctx.gameNo}`, id: "replay" }, t("web.replay.open")),
+        " ", h("a", { class: "button", href: "#/" }, t("web.nav.new_table")));
+    } else {
+      buttons.append(h("button", { type: "button", class: "primary continue", onclick: () => { ctx.dismissed = true; draw(); } }, t("web.summary.continue")));
+    }
+    return h("div", { class: "overlay" },
+      h("div", { class: `dialog ${over ? "match-summary" : "round-summary"}`, role: "dialog", "aria-modal": "true", "aria-labelledby": "summary-title", id: "summary" },
+        h("h2", { id: "summary-title" }, title), body, buttons));
+  }
+
+  picker.attach(root);
+  connect();
+  return {
+    close() { if (conn) conn.close(); },
+    redraw: draw,
+  };
+}
+
+function optionList(room) {
+  const info = (window.cardtable.games || []).find((g) => g.game === room.game);
+  const shown = info ? info.options.map((o) => o.name) : Object.keys(room.rules);
+  return h("dl", { class: "optionlist" }, shown.filter((key) => key in room.rules).map((key) => {
+    const value = room.rules[key];
+    const text = value === true ? "✔" : value === false ? "✘" : value === null ? t("web.opt.auto") : String(value);
+    return h("div", {}, h("dt", {}, t(`web.opt.${room.game}.${key}`)), h("dd", {}, text));
+  }));
+}

@@ -1,0 +1,68 @@
+// The game log in words, from the public events of each move.
+import { skipboName } from "./cards.js";
+import { t } from "./i18n.js";
+
+function names(seats, name) {
+  return seats.map(name).join(", ");
+}
+
+function skyjo(event, name) {
+  const who = event.seat !== undefined ? name(event.seat) : "";
+  switch (event.type) {
+    case "RoundDealt": return t("web.log.skyjo.round_dealt", { round: event.round });
+    case "CardRevealed": return t("web.log.skyjo.revealed", { name: who, card: event.card, row: Math.floor(event.pos / 4) + 1, col: (event.pos % 4) + 1 });
+    case "StarterChosen": return t("web.log.skyjo.starter", { name: who });
+    case "Drew": return t("web.log.skyjo.drew", { name: who, card: event.card });
+    case "TookDiscard": return t("web.log.skyjo.took", { name: who, card: event.card });
+    case "Exchanged": return t("web.log.skyjo.exchanged", { name: who, card: event.card, replaced: event.replaced, row: Math.floor(event.pos / 4) + 1, col: (event.pos % 4) + 1 });
+    case "Discarded": return t("web.log.skyjo.discarded", { name: who, card: event.card });
+    case "ColumnRemoved": return t("web.log.skyjo.column", { name: who, card: event.card, col: event.col + 1 });
+    case "RowRemoved": return t("web.log.skyjo.row", { name: who, card: event.card, row: event.row + 1 });
+    case "Reshuffled": return t("web.log.skyjo.reshuffled", { count: event.count });
+    case "FinalTurns": return t("web.log.skyjo.final_turns", { name: name(event.closer) });
+    case "RoundEnded":
+      return t("web.log.skyjo.round_ended", { round: event.round, points: event.points.map((p, s) => `${name(s)} ${p}`).join(", ") })
+        + (event.doubled ? ` ${t("web.log.skyjo.doubled", { name: name(event.closer) })}` : "");
+    case "GameEnded": return t("web.log.game_won", { names: names(event.winners, name) });
+    default: return null;
+  }
+}
+
+function skipbo(event, name) {
+  const who = event.seat !== undefined ? name(event.seat) : "";
+  switch (event.type) {
+    case "RoundDealt": return t("web.log.skipbo.round_dealt", { round: event.round, name: name(event.starter) });
+    case "TurnStarted": return null;
+    case "Drew": return t("web.log.skipbo.drew", { name: who, count: event.count });
+    case "Reshuffled": return t("web.log.skipbo.reshuffled", { count: event.count });
+    case "Built": {
+      const params = { name: who, card: skipboName(event.card), pile: event.pile + 1, value: event.value, owner: name(event.owner) };
+      if (event.source === "hand") return t("web.log.skipbo.built_hand", params);
+      if (event.source === "stock") {
+        return t(event.owner === event.seat ? "web.log.skipbo.built_stock" : "web.log.skipbo.built_partner_stock", params);
+      }
+      return t(event.owner === event.seat ? "web.log.skipbo.built_discard" : "web.log.skipbo.built_partner_discard", params);
+    }
+    case "PileCompleted": return t("web.log.skipbo.completed", { pile: event.pile + 1 });
+    case "StockRevealed": return t("web.log.skipbo.stock_revealed", { name: name(event.owner), card: skipboName(event.card), count: event.remaining });
+    case "StockEmptied": return t("web.log.skipbo.stock_emptied", { name: name(event.owner) });
+    case "Discarded": return t("web.log.skipbo.discarded", { name: who, card: skipboName(event.card), pile: event.discard + 1, owner: name(event.owner) });
+    case "TurnPassed": return t("web.log.skipbo.passed", { name: who });
+    case "RoundEnded":
+      return event.blocked ? t("web.log.skipbo.round_blocked", { round: event.round })
+        : t("web.log.skipbo.round_won", { round: event.round, names: names(event.winners, name) });
+    case "GameEnded":
+      return event.blocked ? t("web.log.game_blocked") : t("web.log.game_won", { names: names(event.winners, name) });
+    default: return null;
+  }
+}
+
+// Lines for one move's outcome: [{seat, text}]
+export function describe(gameName, outcome, name) {
+  const lines = [];
+  for (const event of outcome.events) {
+    const text = gameName === "skyjo" ? skyjo(event, name) : skipbo(event, name);
+    if (text) lines.push({ seat: outcome.seat, text });
+  }
+  return lines;
+}
