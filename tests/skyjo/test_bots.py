@@ -13,7 +13,7 @@ from .helpers import build, grid
 
 
 def test_registered() -> None:
-    assert bot_names("skyjo") == ["greedy", "random"]
+    assert {"greedy", "random"} <= set(bot_names("skyjo"))
     assert make_bot("skyjo", "greedy").name == "greedy"
 
 

@@ -1,0 +1,109 @@
+"""naive, hard and expert bots of both games: registered, legal, deterministic, view-only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardtable.bots import bot_names, make_bot
+from cardtable.bots.expert import SkipBoExpert, SkyjoExpert
+from cardtable.bots.levels import LEVELS, make_level_bot
+from cardtable.bots.montecarlo import Budget
+from cardtable.core import GameState, Rng
+from cardtable.games import get_game
+from cardtable.sim.tournament import run_tournament
+
+RULES = {"skipbo": {"players": 2, "stock_size": 10}, "skyjo": {"players": 3}}
+FAST = ("naive", "hard")
+
+
+def new_state(game: str, seed: int, **options: Any) -> GameState[Any]:
+    engine = get_game(game)
+    return engine.new_state(engine.rules_from_json({**RULES[game], **options}), seed)
+
+
+def random_position(game: str, seed: int, moves: int) -> GameState[Any]:
+    """The position after ``moves`` random moves (or the last before the end)."""
+    state = new_state(game, seed)
+    rng = Rng(seed)
+    for _ in range(moves):
+        legal = state.legal_actions()
+        if not legal:
+            break
+        following = state.clone()
+        following.apply_action(legal[rng.below(len(legal))])
+        if following.is_over:
+            break
+        state = following
+    return state
+
+
+@pytest.mark.parametrize("game", ["skipbo", "skyjo"])
+def test_registered_with_levels(game: str) -> None:
+    assert {"naive", "greedy", "hard", "expert", "random"} <= set(bot_names(game))
+    for level, name in LEVELS.items():
+        assert make_level_bot(game, level).name == name
+    with pytest.raises(KeyError):
+        make_level_bot(game, "grandmaster")
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    game=st.sampled_from(["skipbo", "skyjo"]),
+    name=st.sampled_from(FAST),
+    seed=st.integers(0, 10_000),
+    moves=st.integers(0, 250),
+)
+def test_fast_bots_always_choose_a_legal_move(game: str, name: str, seed: int, moves: int) -> None:
+    state = random_position(game, seed, moves)
+    bot = make_bot(game, name)
+    assert bot.choose(state, Rng(seed)) in state.legal_actions()
+
+
+@pytest.mark.parametrize("game", ["skipbo", "skyjo"])
+@pytest.mark.parametrize("name", FAST)
+def test_deterministic_for_a_seed_and_view_only(game: str, name: str) -> None:
+    """Same seed, same choice; re-dealing what the seat cannot see changes nothing."""
+    bot = make_bot(game, name)
+    for seed in range(3):
+        state = new_state(game, seed)
+        players = [make_bot(game, "greedy") for _ in range(state.num_players)]
+        rng = Rng(seed)
+        while not state.is_over and len(state.history) < 400:
+            seat = state.current_player
+            assert seat is not None
+            count = len(state.history)
+            choice = bot.choose(state, Rng(count))
+            assert choice in state.legal_actions()
+            assert bot.choose(state, Rng(count)) == choice
+            redealt = state.determinize(seat, Rng(seed * 7919 + count))
+            assert bot.choose(redealt, Rng(count)) == choice
+            state.apply_action(players[seat].choose(state, rng))
+
+
+@pytest.mark.parametrize("game", ["skipbo", "skyjo"])
+def test_expert_is_legal_deterministic_and_view_only(game: str) -> None:
+    if game == "skipbo":
+        bot: Any = SkipBoExpert(Budget(iterations=2, milliseconds=None))
+    else:
+        bot = SkyjoExpert(Budget(iterations=3, milliseconds=None))
+    state = random_position(game, 5, 30)
+    seat = state.current_player
+    assert seat is not None
+    choice = bot.choose(state, Rng(1))
+    assert choice in state.legal_actions()
+    assert bot.choose(state, Rng(1)) == choice
+    assert bot.choose(state.determinize(seat, Rng(99)), Rng(1)) == choice
+
+
+@pytest.mark.parametrize("game", ["skipbo", "skyjo"])
+def test_smoke_tournament_hard_beats_random(game: str) -> None:
+    engine = get_game(game)
+    rules = engine.rules_from_json(
+        {"players": 2, "stock_size": 5} if game == "skipbo" else {"players": 2}
+    )
+    result = run_tournament(engine, rules, ["hard", "random"], 12, seed=4, paired=True)
+    assert result.bot("hard").wins >= 10
