@@ -257,9 +257,9 @@ class HardBot:
     def __init__(
         self,
         *,
-        pair_weight: float = 0.5,
+        pair_weight: float = 0.8,
         pair_draws: float = 3.0,
-        reveal_bonus: float = 0.3,
+        reveal_bonus: float = 1.0,
         deny_weight: float = 0.15,
         deny_free: float = 2.0,
         close_weight: float = 0.15,
