@@ -86,8 +86,6 @@ class TableApp(App[None]):
         Binding("escape", "cancel", "keys.cancel", show=False),
         Binding("ctrl+q", "quit", "keys.quit"),
     ]
-    #: Bindings shown in the key bar, in order (the others are on the help screen).
-    KEY_BAR: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, source: GameSource, lang: str, *, summaries: bool = True) -> None:
         super().__init__()
@@ -157,14 +155,8 @@ class TableApp(App[None]):
 
     # --- text -------------------------------------------------------------------
     def key_bar(self) -> Text:
-        bar = Text()
-        bindings = self.all_bindings()
-        for action in self.KEY_BAR:
-            binding = next((b for b in bindings if b.action == action), None)
-            if binding is not None:
-                bar.append(binding.key_display or binding.key.split(",")[0], style="bold")
-                bar.append(f" {self.words(binding.description)}  ")
-        return bar
+        """The one-line reminder of the main keys (the help screen lists them all)."""
+        return Text(self.words(f"bar.{self.source.game.name}"))
 
     @classmethod
     def all_bindings(cls) -> list[Binding]:
@@ -227,8 +219,15 @@ class TableApp(App[None]):
     def action_help(self) -> None:
         self.push_screen(TextScreen(self.help_page(), "help"))
 
-    def action_hint(self) -> None:
-        hint = self.source.hint()
+    async def action_hint(self) -> None:
+        if (
+            self.source.view()["current_player" if self.source.game.name == "skyjo" else "current"]
+            != self.source.seat
+        ):
+            self.say(self.words("msg.no_hint"))
+            return
+        self.say(self.words("msg.thinking"))
+        hint = await self.source.hint()
         if hint is None:
             self.say(self.words("msg.no_hint"))
             return
@@ -237,7 +236,18 @@ class TableApp(App[None]):
             if hint.by == "advisor"
             else self.words("hint.bot", bot=hint.by)
         )
-        self.say(self.words("msg.hint", by=by, move=self.words.move(hint.move)))
+        text = self.words("msg.hint", by=by, move=self.words.move(hint.move))
+        if hint.value is not None:
+            key = "hint.win_chance" if self.source.game.name == "skipbo" else "hint.expected_points"
+            value = (
+                round(100 * hint.value)
+                if self.source.game.name == "skipbo"
+                else f"{hint.value:.1f}"
+            )
+            text += " " + self.words(key, value=value)
+        if hint.reason and self.lang == "en":
+            text += f": {hint.reason}"
+        self.say(text)
 
     def action_cancel(self) -> None:
         self.say("")
@@ -256,7 +266,6 @@ class SkyjoApp(TableApp):
         Binding("up", "cursor(-1,0)", "keys.cursor", show=False),
         Binding("down", "cursor(1,0)", "keys.cursor", show=False),
     ]
-    KEY_BAR = ("draw", "take", "place", "flip", "cursor(0,-1)", "help", "hint", "quit")
 
     def __init__(self, source: GameSource, lang: str, *, summaries: bool = True) -> None:
         super().__init__(source, lang, summaries=summaries)
@@ -372,21 +381,6 @@ class SkipBoApp(TableApp):
     def __init__(self, source: GameSource, lang: str, *, summaries: bool = True) -> None:
         super().__init__(source, lang, summaries=summaries)
         self.selected: Place | None = None
-
-    def key_bar(self) -> Text:
-        w = self.words
-        bar = Text()
-        for keys, description in (
-            ("1-5", "keys.skipbo.hand"),
-            ("s", "keys.skipbo.stock"),
-            ("qwer", "keys.skipbo.discard"),
-            ("abcd", "keys.skipbo.building"),
-            ("?", "keys.help"),
-            ("h", "keys.hint"),
-        ):
-            bar.append(keys, style="bold")
-            bar.append(f" {w(description)}  ")
-        return bar
 
     def render_board(self, view: JSON) -> Text:
         return render_skipbo(view, self.words, self.selected)

@@ -124,31 +124,33 @@ def _seat_name(words: Words, seat: int, width: int) -> str:
 
 
 def _other_line(view: JSON, words: Words, player: JSON, partner_of_me: bool, hl: Any) -> Text:
+    """One line per other player: name, hand size, stock top and size, the four discard piles.
+
+    The partner's places carry their keys (``p``, ``Q W E R``) and highlights.
+    """
     seat = player["seat"]
     selected, highlighted = hl
     line = Text("▶" if view["current"] == seat else " ", style=STYLE_TURN)
-    line.append(_seat_name(words, seat, 13), style="bold" if view["current"] == seat else "")
+    line.append(_seat_name(words, seat, 12), style="bold" if view["current"] == seat else "")
     line.append(" " + words("skipbo.hand_short", count=player["hand_size"]) + " ")
     top = player["stock_top"]
     stock = Place("stock", 0, True)
-    if partner_of_me:
-        line.append("p", style="dim")
-    line.append(" ")
-    stock_text = f"{words.card(top) if top is not None else '·':>2}"
+    line.append("p" if partner_of_me else " ", style="dim")
+    stock_text = f"{words.card(top) if top is not None else '·':>3}"
     line.append(
         stock_text, style=_style(stock, selected, highlighted, "bold") if partner_of_me else "bold"
     )
-    line.append(f" x{player['stock_size']:<2}", style="dim")
+    line.append(f" ({player['stock_size']})".ljust(6), style="dim")
     for index, pile in enumerate(player["discards"]):
-        line.append(" │")
-        if partner_of_me:
-            line.append(DISCARD_KEYS[index].upper(), style="dim")
+        line.append("│")
+        line.append(DISCARD_KEYS[index].upper() if partner_of_me else " ", style="dim")
         place = Place("discard", index, True)
-        text = _pile_text(words, pile, 3)
+        text = _pile_text(words, pile, 2)
         style = _style(place, selected, highlighted) if partner_of_me else ""
         line.append(" ")
         line.append(text, style=style)
-        line.append(" " * max(0, 9 - len(text)))
+        line.append(" " * max(0, 7 - len(text)))
+    line.rstrip()
     return line
 
 
@@ -216,9 +218,11 @@ def render_skipbo(view: JSON, words: Words, selected: Place | None) -> Text:
     hand: list[int] = view.get("hand", [])
     for slot in range(5):
         place = Place("hand", slot)
-        out.append("  ")
-        out.append(str(slot + 1), style="dim")
         out.append(" ")
-        text = words.card(hand[slot]) if slot < len(hand) else "·"
-        out.append(f"{text:>2}", style=_style(place, selected, highlighted, "bold"))
+        out.append(str(slot + 1), style="dim")
+        text = f"{words.card(hand[slot]) if slot < len(hand) else '·':>2}"
+        out.append(
+            f"[{text}]" if place == selected else f" {text} ",
+            style=_style(place, selected, highlighted, "bold"),
+        )
     return out

@@ -104,7 +104,7 @@ def _held_line(view: JSON, words: Words) -> Text:
     legal = set(view.get("legal_actions", []))
     line = Text()
     draw_style = STYLE_LEGAL if DRAW in legal else "bold"
-    line.append(words("skyjo.draw_pile") + " ", style="")
+    line.append(words("skyjo.draw_pile") + " ")
     line.append("(d)", style="dim")
     line.append(" ")
     line.append(f" {view['draw_count']} ", style=draw_style)
@@ -122,7 +122,7 @@ def _held_line(view: JSON, words: Words) -> Text:
         origin = words(
             "skyjo.from_draw" if view.get("hand_from") == "draw" else "skyjo.from_discard"
         )
-        line.append("   " + words("skyjo.held", who=words.who(view["current_player"])) + " ")
+        line.append("   " + words("skyjo.held") + " ")
         line.append(f" {hand} ", style=card_style(hand) + " reverse")
         line.append(f" ({origin})", style="dim")
     return line

@@ -10,21 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..bots import Bot, bot_names, make_bot
+from ..bots.advisor import advise
+from ..bots.levels import LEVELS
+from ..bots.montecarlo import Budget
 from ..core import JSON, Game, GameState, IllegalMoveError, Rng, RulesBase
-
-#: Bot levels offered by ``--bots`` and the bot each one means, strongest available first.
-LEVELS: dict[str, tuple[str, ...]] = {
-    "easy": ("naive", "random"),
-    "medium": ("greedy", "random"),
-    "hard": ("hard", "greedy", "random"),
-    "expert": ("expert", "hard", "greedy", "random"),
-}
 
 
 class MoveRefusedError(Exception):
@@ -45,11 +39,16 @@ class Update:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Hint:
-    """A suggested move in its JSON form, and who suggested it (``advisor`` or a bot's name)."""
+    """A suggested move in its JSON form, who suggested it, its estimate and reason (English).
+
+    The advisor's ``value`` is a win probability in Skip-Bo and the expected own
+    round points in Skyjo.
+    """
 
     move: JSON
     by: str
-    note: str = ""
+    value: float | None = None
+    reason: str = ""
 
 
 Notify = Callable[[Update], None]
@@ -77,7 +76,7 @@ class GameSource(ABC):
     async def submit(self, move: Any) -> None:
         """Play ``move`` for our seat; raise :class:`MoveRefusedError` if it is illegal."""
 
-    def hint(self) -> Hint | None:
+    async def hint(self) -> Hint | None:
         """A suggested move for our seat, or None when this source cannot give one."""
         return None
 
@@ -86,40 +85,13 @@ class GameSource(ABC):
 
 
 def resolve_bot(game: str, token: str) -> str:
-    """The bot name meant by ``token``: a bot name, or a level (easy, medium, hard, expert)."""
+    """The bot name meant by ``token``: a level (easy, medium, hard, expert) or a bot name."""
     known = bot_names(game)
-    if token in known:
-        return token
-    level = _levels_module()
-    if level is not None:
-        mapped = level(game, token)
-        if mapped is not None:
-            return mapped
-    for name in LEVELS.get(token, ()):
-        if name in known:
-            return name
+    name = LEVELS.get(token, token)
+    if name in known:
+        return name
     choices = ", ".join([*LEVELS, *known])
     raise KeyError(f"unknown bot or level {token!r} for {game}; known: {choices}")
-
-
-def _levels_module() -> Callable[[str, str], str | None] | None:
-    """The bots package's own level mapping, when it has one (``bots.levels.bot_for_level``)."""
-    try:
-        module = importlib.import_module("cardtable.bots.levels")
-    except ModuleNotFoundError:
-        return None
-    function = getattr(module, "bot_for_level", None)
-    if not callable(function):
-        return None
-
-    def lookup(game: str, token: str) -> str | None:
-        try:
-            result = function(game, token)
-        except (KeyError, ValueError):
-            return None
-        return result if isinstance(result, str) else getattr(result, "name", None)
-
-    return lookup
 
 
 class LocalGame(GameSource):
@@ -134,6 +106,7 @@ class LocalGame(GameSource):
         *,
         seat: int = 0,
         pause: float = 0.6,
+        hint_budget_ms: float = 500.0,
     ) -> None:
         players: int = getattr(rules, "players", 2)
         if len(bots) != players - 1:
@@ -141,6 +114,7 @@ class LocalGame(GameSource):
         self.game = game
         self.seat = seat
         self.pause = pause
+        self.hint_budget_ms = hint_budget_ms
         self.state: GameState[Any] = game.new_state(rules, seed)
         others = [s for s in range(players) if s != seat]
         self.bots: dict[int, Bot] = {
@@ -172,7 +146,10 @@ class LocalGame(GameSource):
             await self._resume.wait()
             await asyncio.sleep(self.pause)
             await self._resume.wait()
-            action = self.bots[seat].choose(state.clone(), self._rngs[seat])
+            # Search bots think for a while: off the event loop, so the screen stays alive.
+            action = await asyncio.to_thread(
+                self.bots[seat].choose, state.clone(), self._rngs[seat]
+            )
             outcome = state.apply_action(action)
             notify(Update(self.view(), outcome.to_json()))
 
@@ -193,44 +170,15 @@ class LocalGame(GameSource):
         else:
             self._resume.set()
 
-    def hint(self) -> Hint | None:
+    async def hint(self) -> Hint | None:
+        """The move advisor's first choice, with its estimate and reason."""
         state = self.state
-        if state.current_player != self.seat:
+        if state.current_player != self.seat or state.is_over:
             return None
-        advisor = _advisor()
-        if advisor is not None:
-            advice = advisor(state, self.seat, 0.5)
-            move = _advised_move(self.game, advice)
-            if move is not None:
-                return Hint(_move_json(move), "advisor")
-        bot = make_bot(self.game.name, "greedy") if "greedy" in bot_names(self.game.name) else None
-        if bot is None:
+        budget = Budget(milliseconds=self.hint_budget_ms, minimum=2)
+        advice = await asyncio.to_thread(advise, state.clone(), self.seat, budget)
+        if not advice:
             return None
-        action = bot.choose(state.clone(), Rng(len(state.history)))
-        return Hint(_move_json(self.game.decode(action)), "greedy")
-
-
-def _move_json(move: Any) -> JSON:
-    data: JSON = move.to_json()
-    return data
-
-
-def _advisor() -> Callable[..., Any] | None:
-    try:
-        module = importlib.import_module("cardtable.bots.advisor")
-    except ModuleNotFoundError:
-        return None
-    function = getattr(module, "advise", None)
-    return function if callable(function) else None
-
-
-def _advised_move(game: Game[Any], advice: Any) -> Any:
-    """The move an advisor's answer recommends, whatever shape the answer has."""
-    if isinstance(advice, (list, tuple)):
-        advice = advice[0] if advice else None
-    for attr in ("move", "action", "best"):
-        if advice is not None and not isinstance(advice, int) and hasattr(advice, attr):
-            advice = getattr(advice, attr)
-    if isinstance(advice, int) and not isinstance(advice, bool):
-        return game.decode(advice)
-    return advice if advice is not None and hasattr(advice, "to_json") else None
+        best = advice[0]
+        move: JSON = self.game.decode(best.action).to_json()
+        return Hint(move, "advisor", best.value, best.reason)
