@@ -196,3 +196,14 @@ def test_vector_env_runs_and_resets_finished_games() -> None:
         assert obs.dtype == np.float32
     assert finished > 0
     envs.close()
+
+
+def test_bench_command_reports_steps_per_second(capsys, tmp_path) -> None:
+    from cardtable.cli import main
+
+    path = tmp_path / "rl.json"
+    code = main(["bench", "skyjo", "--rl", "--seconds", "0.3", "--envs", "2", "--json", str(path)])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "aec" in out and "gym x2" in out
+    assert path.read_text().count("steps_per_second") == 3
