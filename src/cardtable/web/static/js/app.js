@@ -67,7 +67,7 @@ async function renderHome() {
   const values = homeState.values[game];
   const players = Math.max(2, Math.min(Number(values.players) || 2, info.options.find((o) => o.name === "players").max));
   const seatKinds = homeState.seats[game];
-  const nameInput = h("input", { id: "your-name", required: true, maxlength: 40, value: playerName(), autocomplete: "nickname" });
+  const nameInput = h("input", { id: "your-name", required: true, maxlength: 40, value: playerName(), autocomplete: "nickname", oninput: (e) => rememberName(e.target.value) });
   const seatList = h("ol", { class: "seats" }, h("li", { class: "seat me" }, h("span", { class: "seatname" }, t("web.home.seat_you"))));
   for (let seat = 1; seat < players; seat++) {
     const chosen = seatKinds[seat] || info.default_bot;
