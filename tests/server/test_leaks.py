@@ -61,7 +61,8 @@ def _hidden_checks(game: str, state, seat: int | None, view: dict[str, Any]) -> 
             assert hands == [".hand"] and view["hand"] == state.hand_cards(seat)
         for player in view["players"]:
             assert set(player) == {
-                "seat", "team", "partner", "hand_size", "stock_size", "stock_top", "discards", "score"
+                "seat", "team", "partner", "hand_size",
+                "stock_size", "stock_top", "discards", "score",
             }  # fmt: skip
 
 
