@@ -51,10 +51,12 @@ class Server:
         )
         deadline = time.monotonic() + STARTUP
         while time.monotonic() < deadline:
-            with contextlib.suppress(OSError):
-                with urllib.request.urlopen(f"{self.base}/health", timeout=1) as response:
-                    if json.load(response)["status"] == "ok":
-                        return
+            with (
+                contextlib.suppress(OSError),
+                urllib.request.urlopen(f"{self.base}/health", timeout=1) as response,
+            ):
+                if json.load(response)["status"] == "ok":
+                    return
             assert self.process.poll() is None, "server exited"
             time.sleep(0.05)
         raise AssertionError("server did not start")

@@ -99,15 +99,6 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             raise RoomError("no_room", f"no live room {code_text[:16]!r}")
         return room
 
-    async def index(request: Request) -> Response:
-        return JSONResponse(
-            {
-                "name": "cardtable",
-                "message": "cardtable table server; the web table comes later. "
-                "See /health and docs/protocol.md.",
-            }
-        )
-
     async def health(request: Request) -> Response:
         return JSONResponse(
             {
@@ -307,7 +298,6 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
 
     routes = [
         *web_routes(),  # the web table (cardtable.web): the page at /, /static, /i18n
-        Route("/", index),
         Route("/health", health),
         Route("/api/rooms", create_room, methods=["POST"]),
         Route("/api/rooms/{code}", room_info),
