@@ -1,0 +1,164 @@
+"""Driving the page like a player: create tables, click legal cards, read the state."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+TIMEOUT = 15_000
+
+
+def new_page(browser: Any, base: str, lang: str = "en", width: int = 1280) -> Any:
+    context = browser.new_context(viewport={"width": width, "height": 900}, locale=lang)
+    context.add_init_script(f"localStorage.setItem('cardtable.lang', '{lang}')")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    page.goto(base + "/")
+    page.wait_for_selector("body[data-ready='1']", timeout=TIMEOUT)
+    page.wait_for_selector("#create", timeout=TIMEOUT)
+    return page
+
+
+def create_table(page: Any, game: str, name: str, options: dict[str, Any], seats: list[str]) -> str:
+    """Fill the home form; ``seats`` lists seats 2.. as 'human' or a bot name."""
+    page.check(f"input[name=game][value={game}]")
+    page.fill("#your-name", name)
+    for option, value in options.items():
+        selector = f"#opt-{option}"
+        if isinstance(value, bool):
+            page.set_checked(selector, value)
+        else:
+            page.fill(selector, str(value))
+            page.dispatch_event(selector, "change")
+    for index, kind in enumerate(seats, start=1):
+        page.select_option(f"#seat-{index}", kind)
+    page.click("#create")
+    page.wait_for_selector("#room-code", timeout=TIMEOUT)
+    code: str = page.inner_text("#room-code")
+    return code
+
+
+def start(page: Any) -> None:
+    page.wait_for_selector("#start:not([disabled])", timeout=TIMEOUT)
+    page.click("#start")
+    page.wait_for_selector(".board", timeout=TIMEOUT)
+
+
+def version(page: Any) -> str:
+    value: str = page.evaluate("document.body.dataset.version || ''")
+    return value
+
+
+def over(page: Any) -> bool:
+    return bool(page.locator(".match-summary").count())
+
+
+def dismiss_round_summary(page: Any) -> bool:
+    button = page.locator("#summary .continue")
+    if button.count():
+        button.first.click()
+        return True
+    return False
+
+
+def ids(page: Any, selector: str) -> list[str]:
+    found: list[str] = page.eval_on_selector_all(
+        selector, "els => [...new Set(els.map(e => e.dataset.id))]"
+    )
+    return found
+
+
+def click_id(page: Any, ident: str) -> None:
+    page.locator(f'[data-id="{ident}"]').first.click()
+
+
+def wait_change(page: Any, before: str, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if version(page) != before or over(page):
+            return
+        page.wait_for_timeout(30)
+    raise AssertionError(f"the table did not move on from version {before}")
+
+
+def skyjo_step(page: Any, drag: bool = False) -> bool:
+    """One move if it is this page's turn; False when there is nothing to play."""
+    targets = ids(page, ".tgt-legal")
+    sources = ids(page, ".src-legal")
+    before = version(page)
+    if drag and "held" in sources and targets:
+        source = page.locator('[data-id="held"]').first.bounding_box()
+        target = page.locator(f'[data-id="{targets[0]}"]').first.bounding_box()
+        page.mouse.move(source["x"] + 10, source["y"] + 10)
+        page.mouse.down()
+        page.mouse.move(source["x"] + 30, source["y"] + 40, steps=4)
+        page.mouse.move(target["x"] + 10, target["y"] + 10, steps=6)
+        page.mouse.up()
+    elif targets:
+        down = ids(page, ".tgt-legal.down")  # turning cards up brings the round's end
+        click_id(page, down[0] if down else targets[0])
+    elif sources:
+        click_id(page, "draw" if "draw" in sources else sources[0])
+    else:
+        return False
+    wait_change(page, before)
+    return True
+
+
+def skipbo_step(page: Any) -> bool:
+    """Play onto a building pile if any source allows it, else discard a hand card."""
+    sources = ids(page, ".src-legal")
+    if not sources:
+        return False
+    before = version(page)
+    order = sorted(
+        (s for s in sources if s != "endturn"),
+        key=lambda s: (not s.startswith("stock"), not s.startswith("disc"), s),
+    )
+    for source in order:
+        click_id(page, source)
+        builds = ids(page, '.tgt-legal[data-id^="build:"]')
+        if builds:
+            click_id(page, builds[0])
+            wait_change(page, before)
+            return True
+    hand = [s for s in order if s.startswith("hand:")]
+    if hand:
+        if not page.locator(f'[data-id="{hand[-1]}"].selected').count():
+            click_id(page, hand[-1])
+        targets = ids(page, '.tgt-legal[data-id^="disc:"]')
+        click_id(page, targets[0])
+    else:
+        click_id(page, "endturn")
+    wait_change(page, before)
+    return True
+
+
+def play_until_over(pages: list[Any], step: Any, limit: int = 600, every: Any = None) -> int:
+    """Let each page play when it may, until every page shows the final scores."""
+    moves = 0
+    while not all(over(page) for page in pages):
+        acted = False
+        for page in pages:
+            if over(page):
+                continue
+            if dismiss_round_summary(page):
+                acted = True
+                continue
+            if step(page):
+                moves += 1
+                acted = True
+                if every is not None:
+                    every(page, moves)
+        if not acted:
+            pages[0].wait_for_timeout(40)
+        assert moves < limit, "the game did not end"
+    return moves
+
+
+def no_horizontal_scroll(page: Any) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    inner = page.evaluate("window.innerWidth")
+    assert width <= inner, f"page is {width}px wide in a {inner}px window"

@@ -1,0 +1,61 @@
+"""The four web catalogs agree, and every key the page uses exists."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from cardtable.i18n import placeholders
+from cardtable.web.catalogs import LANGUAGES, browser_catalog, web_catalog
+from cardtable.web.options import all_games
+
+STATIC = Path(__file__).parents[2] / "src" / "cardtable" / "web" / "static"
+ERROR_CODES = re.compile(r'"(\w+)"')
+
+
+def _js() -> str:
+    return "\n".join(path.read_text(encoding="utf-8") for path in sorted(STATIC.glob("js/*.js")))
+
+
+def test_same_keys_and_placeholders_in_every_language():
+    english = web_catalog("en")
+    assert english
+    for lang in LANGUAGES:
+        catalog = web_catalog(lang)
+        assert set(catalog) == set(english), lang
+        for key, text in english.items():
+            assert placeholders(catalog[key]) == placeholders(text), (lang, key)
+            assert catalog[key].strip(), (lang, key)
+        assert all(key.startswith("web.") for key in catalog), lang
+
+
+def test_every_key_in_the_scripts_exists():
+    english = web_catalog("en")
+    used = set(re.findall(r'"(web\.[a-z0-9_.]*[a-z0-9_])"', _js()))
+    assert len(used) > 150
+    assert sorted(used - set(english)) == []
+
+
+def test_dynamic_keys_exist():
+    english = web_catalog("en")
+    for info in all_games()["games"]:
+        game = info["game"]
+        assert f"web.home.about_{game}" in english
+        assert f"web.rules.{game}_title" in english
+        assert f"web.rules.{game}.1.title" in english
+        for option in info["options"]:
+            assert f"web.opt.{game}.{option['name']}" in english
+        for bot in info["bots"]:
+            assert f"web.bot.{bot}" in english
+    known = re.search(r"const known = \[(.*?)\];", _js(), re.S)
+    assert known is not None
+    for code in ERROR_CODES.findall(known.group(1)):
+        assert f"web.error.{code}" in english
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_browser_catalog_merges_common_and_web(lang):
+    merged = browser_catalog(lang)
+    assert set(web_catalog(lang)) <= set(merged)

@@ -1,0 +1,144 @@
+"""End-to-end: whole games through the page in the system Chromium."""
+
+from __future__ import annotations
+
+import pytest
+
+from .pages import (
+    TIMEOUT,
+    create_table,
+    new_page,
+    no_horizontal_scroll,
+    over,
+    play_until_over,
+    skipbo_step,
+    skyjo_step,
+    start,
+)
+
+
+def test_skyjo_against_three_bots_to_the_final_scores(server, browser, shots):
+    page = new_page(browser, server)
+    create_table(page, "skyjo", "Alice", {"players": 4, "end_score": 30}, ["greedy"] * 3)
+    page.screenshot(path=shots / "skyjo-lobby.png", full_page=True)
+    start(page)
+    page.wait_for_selector(".tgt-legal", timeout=TIMEOUT)
+    page.screenshot(path=shots / "skyjo-table.png", full_page=True)
+    dragged = []
+
+    def step(p):
+        drag = not dragged and bool(p.locator('[data-id="held"].src-legal').count())
+        if drag:
+            dragged.append(True)
+        return skyjo_step(p, drag=drag)
+
+    moves = play_until_over([page], step)
+    assert moves >= 4 and dragged
+    summary = page.locator(".match-summary")
+    assert summary.locator("table.scores.final tbody tr").count() == 4
+    assert page.locator(".loglist li").count() > 10
+    page.screenshot(path=shots / "skyjo-summary.png", full_page=True)
+    # The replay viewer steps through the finished game.
+    page.click("#replay")
+    page.wait_for_selector(".replay .board", timeout=TIMEOUT)
+    total = page.evaluate("document.body.dataset.replayStep")
+    page.click("#replay-prev")
+    page.wait_for_function(f"document.body.dataset.replayStep === '{int(total) - 1}'")
+    page.screenshot(path=shots / "skyjo-replay.png", full_page=True)
+    assert not page.errors
+
+
+def test_short_skipbo_game_with_a_reload_in_the_middle(server, browser, shots):
+    page = new_page(browser, server)
+    code = create_table(page, "skipbo", "Alice", {"players": 2, "stock_size": 5}, ["greedy"])
+    start(page)
+    page.wait_for_selector(".src-legal", timeout=TIMEOUT)
+    page.screenshot(path=shots / "skipbo-table.png", full_page=True)
+    reloaded = []
+
+    def every(p, moves):
+        if moves == 3 and not reloaded:
+            reloaded.append(True)
+            p.reload()
+            p.wait_for_selector(".board", timeout=TIMEOUT)
+            assert code in p.url
+            p.wait_for_selector(".handcard, .match-summary", timeout=TIMEOUT)
+
+    play_until_over([page], skipbo_step, every=every)
+    assert reloaded
+    page.screenshot(path=shots / "skipbo-summary.png", full_page=True)
+    assert page.locator("#rematch").count() == 1
+    page.click("#rematch")
+    page.wait_for_selector(".board .handcard, .board", timeout=TIMEOUT)
+    page.wait_for_function("document.body.dataset.page === 'table'", timeout=TIMEOUT)
+    assert not over(page)
+    assert not page.errors
+
+
+def test_two_humans_in_two_browsers(server, browser, shots):
+    alice = new_page(browser, server)
+    code = create_table(alice, "skyjo", "Alice", {"players": 2, "end_score": 1}, ["human"])
+    bob = new_page(browser, server)
+    bob.goto(f"{server}/r/{code}")
+    bob.wait_for_selector("#join", timeout=TIMEOUT)
+    bob.fill("#join-name", "Bob")
+    bob.click("#join")
+    alice.wait_for_selector("#start:not([disabled])", timeout=TIMEOUT)
+    start(alice)
+    bob.wait_for_selector(".board", timeout=TIMEOUT)
+    # Keyboard play: Alice turns up a card with Tab focus and Enter.
+    alice.wait_for_selector(".tgt-legal", timeout=TIMEOUT)
+    alice.locator(".tgt-legal").first.focus()
+    before = alice.evaluate("document.body.dataset.version")
+    alice.keyboard.press("Enter")
+    alice.wait_for_function(f"document.body.dataset.version !== '{before}'", timeout=TIMEOUT)
+    assert "Bob" in alice.inner_text(".scores")
+    dropped = []
+
+    def every(p, moves):
+        if moves == 6 and not dropped:  # a dropped connection resyncs unnoticed
+            dropped.append(True)
+            p.evaluate("window.cardtable.conn.drop()")
+
+    play_until_over([alice, bob], skyjo_step, every=every)
+    assert dropped
+    bob.screenshot(path=shots / "two-humans-summary.png", full_page=True)
+    assert alice.locator("#rematch").count() == 1 and bob.locator("#rematch").count() == 0
+    assert not alice.errors and not bob.errors
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "de", "it"])
+def test_each_language_renders_the_tables_without_a_missing_key(server, browser, shots, lang):
+    for game, options, seats in (
+        ("skyjo", {"players": 3}, ["greedy", "random"]),
+        ("skipbo", {"players": 3, "stock_size": 5}, ["greedy", "random"]),
+    ):
+        page = new_page(browser, server, lang=lang)
+        assert page.evaluate("document.documentElement.lang") == lang
+        create_table(page, game, "Zoé", options, seats)
+        start(page)
+        page.wait_for_selector(".src-legal, .tgt-legal", timeout=TIMEOUT)
+        page.locator("details.log").evaluate("d => d.open = true")
+        page.screenshot(path=shots / f"{game}-table-{lang}.png", full_page=True)
+        page.goto(f"{server}/#/rules/{game}")
+        page.wait_for_selector(".rules h2", timeout=TIMEOUT)
+        assert page.evaluate("window.cardtable.missing()") == []
+        assert not page.errors
+        page.context.close()
+
+
+def test_phone_width_has_no_horizontal_scroll(server, browser, shots):
+    for game, options, seats in (
+        ("skyjo", {"players": 8}, ["greedy"] * 7),
+        ("skipbo", {"players": 6, "stock_size": 5, "teams": True}, ["greedy"] * 5),
+    ):
+        page = new_page(browser, server, width=375)
+        no_horizontal_scroll(page)
+        create_table(page, game, "Alice", options, seats)
+        no_horizontal_scroll(page)
+        start(page)
+        page.wait_for_selector(".src-legal, .tgt-legal", timeout=TIMEOUT)
+        page.wait_for_timeout(300)
+        no_horizontal_scroll(page)
+        page.screenshot(path=shots / f"{game}-table-375.png", full_page=True)
+        page.context.close()
