@@ -379,7 +379,7 @@ export function openRoom(code, outer, watch = false) {
       body.push(h("table", { class: "scores final" },
         h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("web.score.player")), h("th", {}, t(lowWins ? "web.score.total" : "web.score.points")))),
         h("tbody", {}, ranking.map((r, i) => h("tr", { class: result.winners.includes(r.seat) ? "winner" : "" },
-          h("td", {}, String(i + 1)), h("th", { scope: "row" }, result.winners.includes(r.seat) ? "🏆 " : "", name(r.seat)), h("td", {}, String(r.score)))))));
+          h("td", {}, String(i + 1)), h("th", { scope: "row" }, result.winners.includes(r.seat) ? "★ " : "", name(r.seat)), h("td", {}, String(r.score)))))));
     }
     if (summary && summary.game === "skyjo") {
       if (over) body.push(h("h3", {}, t("web.summary.round_title", { round: summary.round })));
