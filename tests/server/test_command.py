@@ -1,0 +1,32 @@
+"""`cardtable serve` options become a server configuration."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from cardtable.server.command import add_serve_parser, serve_config
+
+
+def _parse(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    add_serve_parser(parser.add_subparsers(dest="command"))
+    return parser.parse_args(["serve", *argv])
+
+
+def test_serve_defaults_use_sqlite_in_the_data_folder(tmp_path):
+    args = _parse("--data", str(tmp_path))
+    assert (args.host, args.port) == ("127.0.0.1", 8000)
+    config = serve_config(args)
+    assert config.database_url() == f"sqlite+aiosqlite:///{Path(tmp_path) / 'cardtable.db'}"
+
+
+def test_serve_options_reach_the_configuration():
+    args = _parse(
+        "--db", "postgresql+asyncpg://u:p@db/cards", "--bot-pause", "0", "--grace", "5",
+        "--allow-origin", "https://cards.example", "--room-ttl", "60",
+    )  # fmt: skip
+    config = serve_config(args)
+    assert config.database_url() == "postgresql+asyncpg://u:p@db/cards"
+    assert (config.bot_pause, config.grace_seconds, config.room_ttl_seconds) == (0, 5, 60)
+    assert config.allowed_origins == ("https://cards.example",)
