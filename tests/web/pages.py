@@ -80,11 +80,18 @@ def wait_change(page: Any, before: str, timeout: float = 10.0) -> None:
         if version(page) != before or over(page):
             return
         page.wait_for_timeout(30)
+    page.screenshot(path=f"artifacts/screenshots/stuck-at-version-{before}.png", full_page=True)
     raise AssertionError(f"the table did not move on from version {before}")
+
+
+def settle(page: Any) -> None:
+    """Wait for card flights to land: a landing card is hidden and takes no pointer."""
+    page.wait_for_function("!document.querySelector('.ghost, .landing')", timeout=TIMEOUT)
 
 
 def skyjo_step(page: Any, drag: bool = False) -> bool:
     """One move if it is this page's turn; False when there is nothing to play."""
+    settle(page)
     targets = ids(page, ".tgt-legal")
     sources = ids(page, ".src-legal")
     before = version(page)
