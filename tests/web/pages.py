@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 TIMEOUT = 15_000
+SHOTS = Path(__file__).parents[2] / "artifacts" / "screenshots"
 
 
 def new_page(browser: Any, base: str, lang: str = "en", width: int = 1280) -> Any:
@@ -80,7 +82,7 @@ def wait_change(page: Any, before: str, timeout: float = 10.0) -> None:
         if version(page) != before or over(page):
             return
         page.wait_for_timeout(30)
-    page.screenshot(path=f"artifacts/screenshots/stuck-at-version-{before}.png", full_page=True)
+    page.screenshot(path=SHOTS / f"stuck-at-version-{before}.png", full_page=True)
     raise AssertionError(f"the table did not move on from version {before}")
 
 
