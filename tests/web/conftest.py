@@ -28,7 +28,7 @@ SHOTS = Path(__file__).parents[2] / "artifacts" / "screenshots"
 # .ci/run installs Chromium and sets CARDTABLE_BROWSER_TESTS=required, so CI fails
 # rather than skips when the browser is missing; elsewhere a missing browser skips.
 if os.environ.get("CARDTABLE_BROWSER_TESTS") == "required":
-    import playwright.sync_api as sync_api
+    from playwright import sync_api
 
     assert Path(CHROMIUM).exists(), f"browser tests are required but {CHROMIUM} is missing"
 else:
