@@ -13,9 +13,9 @@ $(BIN)/.installed: pyproject.toml
 
 install: $(BIN)/.installed
 
-# Until the web table lands (issue 5) the main job is a demonstration tournament.
+# The main job: the web table on an embedded SQLite database (open the printed address).
 run: install
-	$(BIN)/cardtable demo
+	$(BIN)/cardtable serve
 
 lint: install
 	$(BIN)/ruff check src tests scripts
