@@ -37,6 +37,8 @@ def test_options_make_a_local_game_with_bots_by_level() -> None:
         (["skyjo", "--stock", "5"], "--stock applies to Skip-Bo only"),
         (["skipbo", "--players", "9"], "option 'players'"),
         (["skipbo", "--bots", "genius"], "unknown bot or level 'genius'"),
+        ([], "give a GAME"),
+        (["--join", "127.0.0.1:9/K7QW3M", "--seed", "3"], "--seed applies to a local game"),
     ],
 )
 def test_mistakes_end_with_status_2(
@@ -49,4 +51,4 @@ def test_mistakes_end_with_status_2(
 def test_play_is_listed(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "--help"]) == 0
     out = capsys.readouterr().out
-    assert "--bots" in out and "--lang" in out and "--join" not in out
+    assert "--bots" in out and "--lang" in out and "--join" in out and "--name" in out

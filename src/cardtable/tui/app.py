@@ -16,6 +16,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import RichLog, Static
+from textual.worker import Worker, WorkerState
 
 from ..skipbo.moves import EndTurn
 from ..skyjo.moves import DiscardAndReveal, DrawFromDeck, Exchange, Reveal, TakeDiscard
@@ -110,7 +111,14 @@ class TableApp(App[None]):
     def on_mount(self) -> None:
         self.title = self.words(f"game.{self.source.game.name}")
         self.query_one("#keys", Static).update(self.key_bar())
-        self.run_worker(self.source.run(self.on_update), exclusive=True, name="game")
+        self.run_worker(
+            self.source.run(self.on_update), exclusive=True, name="game", exit_on_error=False
+        )
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A game source that fails (an online room that closed) is explained, not a crash."""
+        if event.worker.name == "game" and event.state == WorkerState.ERROR:
+            self.say(self.words("msg.lost", reason=str(event.worker.error)))
 
     # --- updates --------------------------------------------------------------
     def on_update(self, update: Update) -> None:

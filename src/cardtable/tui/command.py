@@ -14,13 +14,17 @@ USAGE_ERROR = 2
 def add_play_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``play`` command to the ``cardtable`` sub-command parsers."""
     play: argparse.ArgumentParser = subparsers.add_parser(
-        "play", help="play a game against bots in the terminal"
+        "play",
+        help="play a game against bots in the terminal, or at a room of a table server",
+        description="Play GAME against bots here, or take a seat at an online room with "
+        "--join URL (the room's link, or HOST:PORT/CODE).",
     )
-    play.add_argument("game", metavar="GAME", choices=("skipbo", "skyjo"), help="skipbo, skyjo")
+    play.add_argument(
+        "game", metavar="GAME", nargs="?", choices=("skipbo", "skyjo"), help="skipbo, skyjo"
+    )
     play.add_argument("--players", type=int, help="number of seats (you are seat 1)")
     play.add_argument(
         "--bots",
-        default="medium",
         help="comma-separated bot levels (easy, medium, hard, expert) or bot names, "
         "dealt round the other seats (medium)",
     )
@@ -34,8 +38,20 @@ def add_play_parser(subparsers: Any) -> argparse.ArgumentParser:
     play.add_argument(
         "--pause",
         type=float,
-        default=0.8,
         help="seconds between two bot moves, so you can follow them (0.8)",
+    )
+    online = play.add_argument_group("online table")
+    online.add_argument(
+        "--join",
+        metavar="URL",
+        help="take a seat at a room of a running server: its link "
+        "(http://HOST:PORT/r/CODE) or HOST:PORT/CODE; instead of GAME and its options",
+    )
+    online.add_argument("--name", help="display name for a new seat (with --join)")
+    online.add_argument(
+        "--token",
+        help="seat token to resume a seat (with --join; by default the token stored "
+        "when this machine joined the room)",
     )
     return play
 
@@ -69,18 +85,57 @@ def build_local(args: argparse.Namespace) -> Any:
     except OptionError as error:
         raise PlayError(str(error)) from error
     players: int = getattr(rules, "players", 2)
-    tokens = [token.strip() for token in args.bots.split(",")]
+    bots_text = "medium" if args.bots is None else args.bots
+    tokens = [token.strip() for token in bots_text.split(",")]
     if not all(tokens):
-        raise PlayError(f"--bots needs comma-separated levels or names, got {args.bots!r}")
+        raise PlayError(f"--bots needs comma-separated levels or names, got {bots_text!r}")
     try:
         names = [resolve_bot(game.name, token) for token in tokens]
     except KeyError as error:
         raise PlayError(str(error.args[0])) from error
     bots = [names[index % len(names)] for index in range(players - 1)]
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    if args.pause < 0:
+    pause = 0.8 if args.pause is None else args.pause
+    if pause < 0:
         raise PlayError("--pause must be 0 or more")
-    return LocalGame(game, rules, seed, bots, pause=args.pause)
+    return LocalGame(game, rules, seed, bots, pause=pause)
+
+
+LOCAL_ONLY = ("players", "bots", "stock", "teams", "rounds", "seed", "pause")
+
+
+def check_mode(args: argparse.Namespace) -> None:
+    """``--join`` replaces GAME and the local-game options; they need each other otherwise."""
+    if args.join is None:
+        if args.game is None:
+            raise PlayError("give a GAME (skipbo or skyjo), or --join URL")
+        for flag in ("name", "token"):
+            if getattr(args, flag) is not None:
+                raise PlayError(f"--{flag} goes with --join")
+        return
+    if args.game is not None:
+        raise PlayError("--join takes the game from the room; leave out GAME")
+    for flag in LOCAL_ONLY:
+        value = getattr(args, flag)
+        if value is not None and value is not False:
+            raise PlayError(f"--{flag} applies to a local game, not with --join")
+    if args.name is not None and args.token is not None:
+        raise PlayError("give --name for a new seat or --token to resume one, not both")
+
+
+async def play_online(args: argparse.Namespace, lang: str) -> None:
+    """Join the room, wait for its game to start, then run the app on the same event loop."""
+    from .app import make_app
+    from .remote import RemoteGame
+
+    source = await RemoteGame.join(args.join, name=args.name, token=args.token)
+    if source.room.get("status") == "lobby":
+        print(f"cardtable play: room {source.code}: waiting for the host to start the game…")
+    try:
+        await source.start()
+        await make_app(source, lang).run_async()
+    finally:
+        await source.close()
 
 
 def run_play(args: argparse.Namespace) -> int:
@@ -95,10 +150,24 @@ def run_play(args: argparse.Namespace) -> int:
         )
         return USAGE_ERROR
     try:
-        source = build_local(args)
+        check_mode(args)
+        source = None if args.join is not None else build_local(args)
     except PlayError as error:
         print(f"cardtable play: error: {error}", file=sys.stderr)
         return USAGE_ERROR
     lang = args.lang or default_language()
+    if source is None:
+        import asyncio
+
+        from .remote import RemoteError
+
+        try:
+            asyncio.run(play_online(args, lang))
+        except RemoteError as error:
+            print(f"cardtable play: error: {error}", file=sys.stderr)
+            return 1
+        except KeyboardInterrupt:
+            return 130
+        return 0
     make_app(source, lang).run()
     return 0

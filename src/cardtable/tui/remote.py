@@ -1,0 +1,369 @@
+"""A seat at a room of a running table server (``cardtable play --join``).
+
+:class:`RemoteGame` joins a room through the server's HTTP join endpoint (or resumes
+a seat with its token), then follows the WebSocket protocol of docs/protocol.md: it
+keeps the last version it received, reconnects on its own with back-off after a
+dropped connection and catches up (``hello`` with ``last_version``), turns the
+server's refusals into :class:`MoveRefusedError` and feeds every event to the app as
+an :class:`Update`. The server is the only authority: nothing here knows a rule.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import re
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import websockets
+from websockets.exceptions import ConnectionClosed, WebSocketException
+
+from ..core import JSON, Game
+from ..games import get_game
+from .source import GameSource, Hint, MoveRefusedError, Notify, Update
+
+#: Close codes of the server that mean "do not come back".
+NO_SUCH_ROOM = 4004
+POLICY_VIOLATION = 1008
+#: Back-off between reconnection attempts: 0.25 s doubling up to 5 s.
+FIRST_DELAY = 0.25
+LONGEST_DELAY = 5.0
+#: Seconds to wait for the server's answer to a move or a hint.
+ANSWER_TIMEOUT = 15.0
+HTTP_TIMEOUT = 10.0
+
+_CODE = re.compile(r"^[A-Za-z0-9]{4,12}$")
+
+
+class RemoteError(Exception):
+    """The room cannot be joined or followed (no such room, a bad token, no server...)."""
+
+
+def parse_target(text: str) -> tuple[str, str]:
+    """The server's base URL and the room code of a room link or ``HOST:PORT/CODE``.
+
+    Accepts ``http(s)://host:port/r/CODE`` (the share link, also ``/r/CODE/watch``),
+    ``ws(s)://host:port/ws/CODE`` and ``host:port/CODE`` or ``host:port/r/CODE``.
+    """
+    raw = text.strip()
+    if "://" not in raw:
+        raw = "http://" + raw
+    parts = urllib.parse.urlsplit(raw)
+    scheme = {"ws": "http", "wss": "https"}.get(parts.scheme, parts.scheme)
+    if scheme not in ("http", "https") or not parts.netloc:
+        raise ValueError(f"not a room address: {text!r} (try http://HOST:PORT/r/CODE)")
+    segments = [segment for segment in parts.path.split("/") if segment]
+    if segments and segments[-1] == "watch":
+        segments.pop()
+    if len(segments) >= 2 and segments[-2] in ("r", "ws"):
+        segments = segments[-1:]
+    if len(segments) != 1 or not _CODE.match(segments[0]):
+        raise ValueError(f"no room code in {text!r} (try http://HOST:PORT/r/CODE)")
+    return f"{scheme}://{parts.netloc}", segments[0].upper()
+
+
+def seat_file() -> Path:
+    """Where seat tokens are kept to resume a seat: ``seats.json`` in the data folder."""
+    from ..server.config import default_data_dir  # standard library only
+
+    return default_data_dir() / "seats.json"
+
+
+def load_seat(base: str, code: str, path: Path | None = None) -> JSON | None:
+    """The stored ``{"seat", "token", "name"}`` of a room, if this machine joined it."""
+    path = path or seat_file()
+    try:
+        stored = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    entry = stored.get(f"{base}/{code}") if isinstance(stored, dict) else None
+    return entry if isinstance(entry, dict) and isinstance(entry.get("token"), str) else None
+
+
+def store_seat(base: str, code: str, entry: JSON, path: Path | None = None) -> None:
+    """Remember a seat token (the file is readable by its owner only)."""
+    path = path or seat_file()
+    try:
+        stored = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(stored, dict):
+            stored = {}
+    except (OSError, ValueError):
+        stored = {}
+    stored[f"{base}/{code}"] = entry
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        json.dump(stored, handle, indent=1)
+
+
+def _http(method: str, url: str, body: JSON | None = None) -> JSON:
+    """One JSON request (blocking; call it in a thread). Errors become :class:`RemoteError`."""
+    data = None if body is None else json.dumps(body).encode("utf-8")
+    request = urllib.request.Request(url, data=data, method=method)
+    request.add_header("Accept", "application/json")
+    if data is not None:
+        request.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(request, timeout=HTTP_TIMEOUT) as response:
+            answer: JSON = json.loads(response.read())
+            return answer
+    except urllib.error.HTTPError as error:
+        try:
+            detail = json.loads(error.read())
+            reason = str(detail.get("reason") or detail.get("error"))
+        except ValueError:
+            reason = f"HTTP {error.code}"
+        raise RemoteError(reason) from None
+    except (urllib.error.URLError, OSError, ValueError) as error:
+        raise RemoteError(f"cannot reach {url}: {getattr(error, 'reason', error)}") from None
+
+
+class RemoteGame(GameSource):
+    """Our seat at a room of a table server. Build it with :meth:`join`, then :meth:`start`."""
+
+    def __init__(self, base: str, code: str, room: JSON, seat: int, token: str) -> None:
+        self.base = base
+        self.code = code
+        self.room = room
+        self.game: Game[Any] = get_game(room["game"])
+        self.seat = seat
+        self.token = token
+        self.ws_url = base.replace("http", "ws", 1) + f"/ws/{code}"
+        #: The last version received (None before the first message that carries one).
+        self.version: int | None = None
+        self.game_no: int | None = None
+        self.connected = asyncio.Event()
+        self.reconnects = 0
+        self._view: JSON | None = None
+        self._has_view = asyncio.Event()
+        self._notify: Notify | None = None
+        self._ws: Any = None
+        self._pump: asyncio.Task[None] | None = None
+        self._answer: asyncio.Future[JSON] | None = None
+        self._waiting_for: str | None = None  # "move" or "hint"
+        self._fatal: str | None = None
+        self._closing = False
+
+    # --- joining -------------------------------------------------------------------
+    @classmethod
+    async def join(
+        cls,
+        target: str,
+        *,
+        name: str | None = None,
+        token: str | None = None,
+        store: Path | None = None,
+    ) -> RemoteGame:
+        """Take a seat in the room at ``target``: with ``token`` (or one stored for the room)
+        resume that seat; otherwise join a free seat as ``name``."""
+        try:
+            base, code = parse_target(target)
+        except ValueError as error:
+            raise RemoteError(str(error)) from None
+        room = await asyncio.to_thread(_http, "GET", f"{base}/api/rooms/{code}")
+        if token is None and name is None:
+            stored = load_seat(base, code, store)
+            token = None if stored is None else stored["token"]
+        if token is None:
+            if name is None:
+                raise RemoteError("give a display name (--name) to take a seat")
+            joined = await asyncio.to_thread(
+                _http, "POST", f"{base}/api/rooms/{code}/join", {"name": name}
+            )
+            token = str(joined["token"])
+            seat = int(joined["seat"])
+            with contextlib.suppress(OSError):
+                store_seat(base, code, {"seat": seat, "token": token, "name": name}, store)
+            return cls(base, code, room, seat, token)
+        return cls(base, code, room, -1, token)  # the server tells us the seat
+
+    async def start(self, timeout: float | None = None) -> None:
+        """Connect and wait for the first view of the game (the host may not have started yet)."""
+        if self._pump is None:
+            self._pump = asyncio.create_task(self._follow())
+        waiter = asyncio.ensure_future(self._has_view.wait())
+        done, _ = await asyncio.wait(
+            {waiter, self._pump}, timeout=timeout, return_when="FIRST_COMPLETED"
+        )
+        if waiter not in done:
+            waiter.cancel()
+            if self._pump in done:
+                self._pump.result()  # raises the fatal error
+            raise RemoteError("the game has not started")
+
+    async def close(self) -> None:
+        """Leave the room (the seat stays ours: its token resumes it)."""
+        self._closing = True
+        if self._pump is not None:
+            self._pump.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._pump
+        if self._ws is not None:
+            with contextlib.suppress(Exception):
+                await self._ws.close()
+
+    def drop(self) -> None:
+        """Cut the connection abruptly, as a network failure would (it reconnects)."""
+        if self._ws is not None:
+            self._ws.transport.abort()
+
+    # --- GameSource -------------------------------------------------------------------
+    def view(self) -> JSON:
+        if self._view is None:
+            raise RemoteError("the game has not started")
+        return self._view
+
+    def seat_labels(self) -> list[str]:
+        labels = []
+        for info in self.room["seats"]:
+            if info["kind"] == "bot":
+                labels.append(str(info.get("bot") or "bot"))
+            elif info.get("away"):
+                labels.append("away")
+            else:
+                labels.append("")
+        return labels
+
+    async def run(self, notify: Notify) -> None:
+        self._notify = notify
+        await self.start()
+        notify(Update(self.view()))
+        assert self._pump is not None
+        await self._pump
+
+    async def submit(self, move: Any) -> None:
+        answer = await self._request(
+            "move",
+            {"type": "move", "token": self.token, "version": self.version, "move": move.to_json()},
+        )
+        if answer["type"] == "error":
+            raise MoveRefusedError(answer["reason"])
+
+    async def hint(self) -> Hint | None:
+        """The server's move advisor for our seat (first of its ranked moves)."""
+        view = self._view
+        if view is None or view.get("result") is not None or not view.get("legal_actions"):
+            return None
+        try:
+            answer = await self._request(
+                "hint", {"type": "hint", "token": self.token, "version": self.version}
+            )
+        except MoveRefusedError:
+            return None
+        if answer["type"] != "hint" or not answer.get("moves"):
+            return None
+        best = answer["moves"][0]
+        return Hint(best["move"], "advisor", best.get("value"), best.get("reason", ""))
+
+    # --- the connection -----------------------------------------------------------------
+    async def _request(self, kind: str, message: JSON) -> JSON:
+        """Send ``message`` and wait for its answer (our move's event, a hint, or an error)."""
+        if self._ws is None or not self.connected.is_set():
+            raise MoveRefusedError("not connected to the table; reconnecting")
+        if self._answer is not None:
+            raise MoveRefusedError("still waiting for the table's answer")
+        answer: asyncio.Future[JSON] = asyncio.get_running_loop().create_future()
+        self._answer, self._waiting_for = answer, kind
+        try:
+            await self._ws.send(json.dumps(message))
+            return await asyncio.wait_for(answer, ANSWER_TIMEOUT)
+        except (ConnectionClosed, OSError):
+            raise MoveRefusedError("the connection dropped; reconnecting") from None
+        except TimeoutError:
+            raise MoveRefusedError("the table did not answer") from None
+        finally:
+            self._answer = self._waiting_for = None
+
+    def _answered(self, message: JSON) -> None:
+        if self._answer is not None and not self._answer.done():
+            self._answer.set_result(message)
+
+    async def _follow(self) -> None:
+        """Read the room until the game is over, reconnecting after every drop."""
+        attempt = 0
+        while True:
+            try:
+                async with websockets.connect(
+                    self.ws_url, open_timeout=HTTP_TIMEOUT, ping_interval=20, max_size=2**22
+                ) as ws:
+                    self._ws = ws
+                    hello: JSON = {"type": "hello", "token": self.token}
+                    if self.version is not None:
+                        hello["last_version"] = self.version
+                    await ws.send(json.dumps(hello))
+                    async for raw in ws:
+                        message = json.loads(raw)
+                        if message.get("type") == "welcome":
+                            attempt = 0
+                            self.connected.set()
+                        if self._handle(message):
+                            return
+            except ConnectionClosed as closed:
+                code = closed.rcvd.code if closed.rcvd is not None else None
+                if code == NO_SUCH_ROOM or (code == POLICY_VIOLATION and self._fatal):
+                    raise RemoteError(self._fatal or "the room is closed") from None
+            except (OSError, TimeoutError, WebSocketException):
+                pass
+            finally:
+                self._ws = None
+                self.connected.clear()
+                if self._answer is not None and not self._answer.done():
+                    self._answer.set_exception(ConnectionResetError())
+            if self._fatal is not None:
+                raise RemoteError(self._fatal)
+            if self._closing:
+                return
+            await asyncio.sleep(min(LONGEST_DELAY, FIRST_DELAY * 2**attempt))
+            attempt += 1
+            self.reconnects += 1
+
+    def _handle(self, message: JSON) -> bool:
+        """Take in one server message; True when the game is over."""
+        kind = message.get("type")
+        if isinstance(message.get("version"), int) and kind in ("event", "sync"):
+            self.version = message["version"]
+        if kind == "welcome":
+            if message.get("seat") is None:
+                self._fatal = "this token holds no seat of the room"
+                return False
+            self.seat = message["seat"]
+            self.room = message["room"]
+        elif kind == "sync":
+            self.room = message["room"]
+            self.game_no = message["game_no"]
+            if message.get("view") is not None:
+                self._show(message["view"], None)
+        elif kind == "event":
+            if message["kind"] == "room":
+                self.room = message["room"]
+            elif message["kind"] == "start":
+                self.game_no = message["game_no"]
+                self._show(message["view"], None)
+            else:
+                self._show(message["view"], message["outcome"])
+                if message["outcome"]["seat"] == self.seat and self._waiting_for == "move":
+                    self._answered(message)
+            return self._view is not None and self._view.get("result") is not None
+        elif kind == "presence":
+            for entry in message["seats"]:
+                self.room["seats"][entry["seat"]]["away"] = entry["away"]
+        elif kind == "hint":
+            if self._waiting_for == "hint":
+                self._answered(message)
+        elif kind == "error":
+            if message.get("code") in ("bad_token", "no_room"):
+                self._fatal = message.get("reason") or message["code"]
+            self._answered(message)
+        return False
+
+    def _show(self, view: JSON, outcome: JSON | None) -> None:
+        self._view = view
+        self._has_view.set()
+        if self._notify is not None:
+            self._notify(Update(view, outcome))
