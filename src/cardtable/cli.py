@@ -20,7 +20,7 @@ from .bots import bot_names
 from .core import Game, OptionError, RulesBase
 from .games import game_names, get_game
 from .rl.bench import add_rl_bench_arguments
-from .server.command import add_serve_parser, run_serve
+from .server.command import add_loadtest_parser, add_serve_parser, run_loadtest, run_serve
 from .sim.bench import run_bench
 from .sim.options_doc import describe_options
 from .sim.tournament import run_tournament
@@ -100,6 +100,7 @@ def _build_parser() -> argparse.ArgumentParser:
     rules = commands.add_parser("rules", help="list a game's rules options and defaults")
     rules.add_argument("game", metavar="GAME", choices=game_names(), help=", ".join(game_names()))
     add_serve_parser(commands)
+    add_loadtest_parser(commands)
     add_play_parser(commands)
     return parser
 
@@ -314,6 +315,7 @@ COMMANDS = {
     "rules": _rules,
     "ladder": _ladder,
     "serve": run_serve,
+    "loadtest": run_loadtest,
 }
 
 

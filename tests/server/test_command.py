@@ -30,3 +30,18 @@ def test_serve_options_reach_the_configuration():
     assert config.database_url() == "postgresql+asyncpg://u:p@db/cards"
     assert (config.bot_pause, config.grace_seconds, config.room_ttl_seconds) == (0, 5, 60)
     assert config.allowed_origins == ("https://cards.example",)
+
+
+def test_guard_rail_and_proxy_options_reach_uvicorn():
+    from cardtable.server.command import uvicorn_options
+
+    args = _parse(
+        "--rooms-per-client", "500", "--no-proxy-headers", "--forwarded-allow-ips", "10.0.0.1"
+    )
+    config = serve_config(args)
+    assert config.rooms_per_client == 500
+    options = uvicorn_options(args, config)
+    assert options["proxy_headers"] is False
+    assert options["forwarded_allow_ips"] == "10.0.0.1"
+    defaults = uvicorn_options(_parse(), serve_config(_parse()))
+    assert defaults["proxy_headers"] is True and defaults["forwarded_allow_ips"] is None

@@ -6,6 +6,7 @@ import argparse
 import logging
 import sys
 from pathlib import Path
+from typing import Any
 
 from .config import ServerConfig, default_data_dir
 
@@ -14,6 +15,13 @@ def _seconds(text: str) -> float:
     value = float(text)
     if not value >= 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
+    return value
+
+
+def _at_least_one(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {text}")
     return value
 
 
@@ -55,6 +63,27 @@ def add_serve_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
         default=3600.0,
         help="seconds after which an unused room expires (3600)",
     )
+    serve.add_argument(
+        "--rooms-per-client",
+        type=_at_least_one,
+        default=20,
+        metavar="N",
+        help="live rooms one client address may have created (20)",
+    )
+    serve.add_argument(
+        "--proxy-headers",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="take the client address and scheme from X-Forwarded-For/-Proto when the "
+        "connection comes from a --forwarded-allow-ips address (on)",
+    )
+    serve.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        metavar="IPS",
+        help="comma-separated proxy addresses or networks trusted for X-Forwarded-* "
+        "('*' trusts all; default $FORWARDED_ALLOW_IPS, else 127.0.0.1,::1)",
+    )
 
 
 def serve_config(args: argparse.Namespace) -> ServerConfig:
@@ -66,7 +95,21 @@ def serve_config(args: argparse.Namespace) -> ServerConfig:
         grace_seconds=args.grace,
         allowed_origins=tuple(args.allow_origin),
         room_ttl_seconds=args.room_ttl,
+        rooms_per_client=args.rooms_per_client,
     )
+
+
+def uvicorn_options(args: argparse.Namespace, config: ServerConfig) -> dict[str, Any]:
+    """The keyword arguments ``run_serve`` gives ``uvicorn.run`` besides the app."""
+    return {
+        "host": args.host,
+        "port": args.port,
+        "ws_max_size": config.max_message_bytes,
+        "log_level": "warning",
+        "lifespan": "on",
+        "proxy_headers": args.proxy_headers,
+        "forwarded_allow_ips": args.forwarded_allow_ips,
+    }
 
 
 def run_serve(args: argparse.Namespace) -> None:
@@ -79,11 +122,21 @@ def run_serve(args: argparse.Namespace) -> None:
     where = config.database_url() if args.db is None else args.db.split("@")[-1]
     print(f"cardtable table: open http://{args.host}:{args.port}/ (database: {where})", flush=True)
     sys.stdout.flush()
-    uvicorn.run(
-        create_app(config),
-        host=args.host,
-        port=args.port,
-        ws_max_size=config.max_message_bytes,
-        log_level="warning",
-        lifespan="on",
+    uvicorn.run(create_app(config), **uvicorn_options(args, config))
+
+
+def add_loadtest_parser(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> None:
+    from .loadtest import add_loadtest_arguments
+
+    loadtest = subparsers.add_parser(
+        "loadtest", help="drive many rooms of scripted players against a table server"
     )
+    add_loadtest_arguments(loadtest)
+
+
+def run_loadtest(args: argparse.Namespace) -> None:
+    from .loadtest import run_loadtest_command
+
+    run_loadtest_command(args)

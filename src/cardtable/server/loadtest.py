@@ -1,0 +1,702 @@
+"""``cardtable loadtest``: many rooms of scripted WebSocket players against a table server.
+
+Each room is created over HTTP with every seat human; one WebSocket per seat says
+``hello`` with its seat token, the host starts the game, and the room then makes one
+move per ``1 / rate`` seconds: the seat whose view lists ``legal_actions`` sends one of
+them at random. A finished game is followed by a rematch and a new start.
+
+Measured, in the load-test process:
+
+- move latency: from sending a move to the mover receiving its ``move`` event, and to
+  the last seat of the room receiving it (p50, p95, p99, max);
+- errors: refusals, unexpected closes, HTTP failures, moves never answered;
+- lost moves: a move the mover saw broadcast but that is missing from the game's log
+  (``GET /api/rooms/{code}/games/{n}``, read from the database) or newer than the
+  version of a final ``resync``;
+- the server's memory (``VmRSS`` of ``/proc/PID/status``) when its process id is known
+  (``--server-pid``, or ``--spawn`` which starts a server on a free port with a
+  temporary SQLite file).
+
+The latency includes the load-test process's own work; on a shared machine both
+processes compete for the same cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import dataclasses
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+#: Seconds a move may wait for its broadcast before it counts as unanswered.
+MOVE_TIMEOUT = 10.0
+#: Rooms set up at the same time (HTTP requests and WebSocket handshakes).
+SETUP_CONCURRENCY = 16
+
+
+@dataclasses.dataclass(frozen=True)
+class LoadOptions:
+    url: str = "http://127.0.0.1:8000"
+    rooms: int = 10
+    seats: int = 4
+    duration: float = 30.0
+    rate: float = 1.0
+    game: str = "skyjo"
+    options: dict[str, Any] = dataclasses.field(default_factory=dict)
+    server_pid: int | None = None
+    compression: bool = True
+    seed: int = 0
+
+
+# --- server memory and process ---------------------------------------------------------
+
+
+def rss_bytes(pid: int) -> int | None:
+    """The resident set size of process ``pid`` (``VmRSS``), None if unreadable."""
+    try:
+        text = Path(f"/proc/{pid}/status").read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return None
+    for line in text.splitlines():
+        if line.startswith("VmRSS:"):
+            parts = line.split()
+            return int(parts[1]) * 1024 if parts[1:] and parts[1].isdigit() else None
+    return None
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _get_json(url: str, timeout: float = 10.0) -> Any:
+    with urllib.request.urlopen(url, timeout=timeout) as response:
+        return json.load(response)
+
+
+def _post_json(url: str, body: dict[str, Any], timeout: float = 30.0) -> Any:
+    request = urllib.request.Request(
+        url, json.dumps(body).encode(), {"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=timeout) as response:
+        return json.load(response)
+
+
+@contextlib.contextmanager
+def spawned_server(rooms: int, extra: list[str] | None = None) -> Iterator[tuple[str, int]]:
+    """A ``cardtable serve`` subprocess on a free loopback port with a temporary SQLite file.
+
+    Yields its base URL and process id; stops it (SIGTERM, then SIGKILL) and removes the
+    folder afterwards.
+    """
+    folder = Path(tempfile.mkdtemp(prefix="cardtable-loadtest-"))
+    port = free_port()
+    command = [
+        sys.executable, "-m", "cardtable.cli", "serve", "--port", str(port),
+        "--data", str(folder), "--rooms-per-client", str(rooms + 10), *(extra or []),
+    ]  # fmt: skip
+    log = (folder / "server.log").open("wb")
+    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            with contextlib.suppress(OSError, ValueError):
+                if _get_json(f"{base}/health", timeout=1).get("status") == "ok":
+                    break
+            if process.poll() is not None or time.monotonic() > deadline:
+                log.flush()
+                tail = (folder / "server.log").read_text(errors="replace")[-2000:]
+                raise RuntimeError(f"the spawned server did not start:\n{tail}")
+            time.sleep(0.1)
+        yield base, process.pid
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        log.close()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+# --- statistics ------------------------------------------------------------------------
+
+
+def percentile(values: list[float], fraction: float) -> float | None:
+    """The nearest-rank percentile of ``values`` (None when empty)."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = max(1, min(len(ordered), int(-(-fraction * len(ordered) // 1))))
+    return ordered[rank - 1]
+
+
+def latency_summary(seconds: list[float]) -> dict[str, float | int | None]:
+    def ms(value: float | None) -> float | None:
+        return None if value is None else round(value * 1000, 2)
+
+    return {
+        "count": len(seconds),
+        "p50_ms": ms(percentile(seconds, 0.50)),
+        "p95_ms": ms(percentile(seconds, 0.95)),
+        "p99_ms": ms(percentile(seconds, 0.99)),
+        "max_ms": ms(max(seconds) if seconds else None),
+    }
+
+
+@dataclasses.dataclass
+class Stats:
+    mover_latency: list[float] = dataclasses.field(default_factory=list)
+    all_latency: list[float] = dataclasses.field(default_factory=list)
+    errors: Counter[str] = dataclasses.field(default_factory=Counter)
+    moves_sent: int = 0
+    moves_acked: int = 0
+    games_finished: int = 0
+    rss_samples: list[int] = dataclasses.field(default_factory=list)
+
+    def error(self, kind: str) -> None:
+        self.errors[kind] += 1
+
+
+# --- one seat, one room ----------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class Pending:
+    seat: int
+    action: int
+    version: int  # the version the move's event will carry
+    game_no: int
+    sent: float
+    waiting: set[int]
+    done: asyncio.Event = dataclasses.field(default_factory=asyncio.Event)
+    acked: bool = False
+
+
+class SeatClient:
+    """One scripted player: a WebSocket, the latest version and view it received."""
+
+    def __init__(self, room: RoomDriver, seat: int, token: str) -> None:
+        self.room = room
+        self.seat = seat
+        self.token = token
+        self.version = 0
+        self.view: dict[str, Any] | None = None
+        self.game_no = 1
+        self.ws: Any = None
+        self.reader: asyncio.Task[None] | None = None
+        self.synced = asyncio.Event()
+        self.last_sync: dict[str, Any] | None = None
+        self.closing = False
+
+    async def connect(self, ws_url: str, compression: bool) -> None:
+        from websockets.asyncio.client import connect
+
+        self.ws = await connect(
+            ws_url,
+            compression="deflate" if compression else None,
+            open_timeout=60,
+            ping_interval=None,
+            max_size=2**20,
+            proxy=None,
+        )
+        self.reader = asyncio.create_task(self._read())
+        await self.send({"type": "hello", "token": self.token})
+
+    async def send(self, data: dict[str, Any]) -> None:
+        await self.ws.send(json.dumps(data, separators=(",", ":")))
+
+    async def _read(self) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            async for text in self.ws:
+                now = time.perf_counter()
+                self.room.received(self, json.loads(text), now)
+        except ConnectionClosed as closed:
+            if not self.closing:
+                self.room.stats.error(f"closed_{closed.rcvd.code if closed.rcvd else 'abnormal'}")
+        except Exception as error:
+            self.room.stats.error(f"reader_{type(error).__name__}")
+        finally:
+            self.room.changed()
+
+    def my_turn(self) -> bool:
+        view = self.view
+        return bool(view and view.get("legal_actions") and view.get("result") is None)
+
+    async def close(self) -> None:
+        self.closing = True
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.ws.close(), 10)
+        if self.reader is not None:
+            self.reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.reader
+
+
+class RoomDriver:
+    """A room of scripted players that moves at a steady rate."""
+
+    def __init__(self, index: int, options: LoadOptions, stats: Stats) -> None:
+        self.index = index
+        self.options = options
+        self.stats = stats
+        self.code = ""
+        self.host_token = ""
+        self.clients: list[SeatClient] = []
+        self.pending: dict[int, Pending] = {}
+        self.acked: list[tuple[int, int, int, int]] = []  # (game_no, version, seat, action)
+        self.rng = random.Random(options.seed * 100_003 + index)
+        self._changed = asyncio.Event()
+        self.broken = False
+
+    # --- setup ---------------------------------------------------------------
+    async def setup(self) -> None:
+        base = self.options.url.rstrip("/")
+        body: dict[str, Any] = {
+            "game": self.options.game,
+            "options": {"players": self.options.seats, **self.options.options},
+            "name": "p0",
+        }
+        created = await asyncio.to_thread(_post_json, f"{base}/api/rooms", body)
+        self.code, self.host_token = created["code"], created["host_token"]
+        tokens = {created["seat"]: created["token"]}
+        for _ in range(self.options.seats - 1):
+            joined = await asyncio.to_thread(
+                _post_json, f"{base}/api/rooms/{self.code}/join", {"name": f"p{len(tokens)}"}
+            )
+            tokens[joined["seat"]] = joined["token"]
+        ws_url = created["ws_url"]
+        self.clients = [SeatClient(self, seat, tokens[seat]) for seat in sorted(tokens)]
+        for seat_client in self.clients:
+            await seat_client.connect(ws_url, self.options.compression)
+        await self.wait(lambda: all(c.synced.is_set() for c in self.clients), "hello")
+        await self.clients[0].send({"type": "start", "host_token": self.host_token})
+        await self.wait(self._all_have_game, "start")
+
+    def _all_have_game(self) -> bool:
+        return all(c.view is not None for c in self.clients) and self._same_version()
+
+    def _same_version(self) -> bool:
+        return len({c.version for c in self.clients}) == 1
+
+    async def wait(self, ready: Any, what: str, timeout: float = MOVE_TIMEOUT) -> None:
+        deadline = time.monotonic() + timeout
+        while not ready():
+            left = deadline - time.monotonic()
+            if left <= 0 or self.broken:
+                raise TimeoutError(f"room {self.code}: no {what} within {timeout} s")
+            self._changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), left)
+
+    def changed(self) -> None:
+        self._changed.set()
+
+    # --- messages ------------------------------------------------------------
+    def received(self, client: SeatClient, message: dict[str, Any], now: float) -> None:
+        kind = message.get("type")
+        if kind == "event":
+            client.version = message["version"]
+            if message.get("kind") in ("start", "move"):
+                client.view = message.get("view")
+                client.game_no = message.get("game_no", client.game_no)
+            if message.get("kind") == "move":
+                self._move_seen(client, message, now)
+        elif kind == "sync":
+            client.version = message["version"]
+            client.view = message.get("view")
+            client.game_no = message.get("game_no", client.game_no)
+            client.last_sync = message
+            client.synced.set()
+        elif kind == "welcome":
+            client.version = message["version"]
+        elif kind == "error":
+            self.stats.error(f"error_{message.get('code')}")
+        self.changed()
+
+    def _move_seen(self, client: SeatClient, message: dict[str, Any], now: float) -> None:
+        pending = self.pending.get(message["version"])
+        if pending is None:
+            self.stats.error("unexpected_move")
+            return
+        outcome = message.get("outcome") or {}
+        if client.seat == pending.seat:
+            if outcome.get("seat") == pending.seat and outcome.get("action") == pending.action:
+                pending.acked = True
+                self.stats.moves_acked += 1
+                self.stats.mover_latency.append(now - pending.sent)
+                self.acked.append((pending.game_no, pending.version, pending.seat, pending.action))
+            else:
+                self.stats.error("wrong_move_broadcast")
+        pending.waiting.discard(client.seat)
+        if not pending.waiting:
+            self.stats.all_latency.append(now - pending.sent)
+            pending.done.set()
+            del self.pending[pending.version]
+
+    # --- play ----------------------------------------------------------------
+    async def run(self, stop_at: float) -> None:
+        """Move at the room's rate until ``stop_at`` (perf_counter), then let moves land."""
+        period = 1.0 / self.options.rate
+        next_at = time.perf_counter() + self.rng.uniform(0, period)
+        try:
+            while True:
+                delay = next_at - time.perf_counter()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                if time.perf_counter() >= stop_at:
+                    return
+                await self.step()
+                next_at = max(next_at + period, time.perf_counter())
+        except TimeoutError as error:
+            self.broken = True
+            self.stats.error("timeout")
+            print(f"cardtable loadtest: {error}", file=sys.stderr)
+
+    async def step(self) -> None:
+        """One move of the seat to move, or a rematch after the end; waits for its echo."""
+        await self.wait(self._same_version, "common version")
+        movers = [c for c in self.clients if c.my_turn()]
+        if not movers:
+            view = self.clients[0].view
+            if view is not None and view.get("result") is not None:
+                await self._rematch()
+                return
+            self.stats.error("no_mover")
+            raise TimeoutError(f"room {self.code}: no seat has a legal action")
+        mover = movers[0]
+        assert mover.view is not None
+        action = self.rng.choice(mover.view["legal_actions"])
+        version = mover.version + 1
+        pending = Pending(
+            mover.seat,
+            action,
+            version,
+            mover.game_no,
+            time.perf_counter(),
+            {c.seat for c in self.clients},
+        )
+        self.pending[version] = pending
+        self.stats.moves_sent += 1
+        await mover.send(
+            {"type": "move", "token": mover.token, "version": mover.version, "action": action}
+        )
+        try:
+            await asyncio.wait_for(pending.done.wait(), MOVE_TIMEOUT)
+        except TimeoutError:
+            self.stats.error("unanswered_move")
+            raise TimeoutError(f"room {self.code}: move {version} unanswered") from None
+
+    async def _rematch(self) -> None:
+        self.stats.games_finished += 1
+        host = self.clients[0]
+        target = host.version + 1
+        await host.send({"type": "rematch", "host_token": self.host_token})
+        await self.wait(lambda: all(c.version >= target for c in self.clients), "rematch")
+        await host.send({"type": "start", "host_token": self.host_token})
+        await self.wait(
+            lambda: all(c.version >= target + 1 and c.view for c in self.clients), "restart"
+        )
+
+    # --- checks --------------------------------------------------------------
+    async def check(self) -> int:
+        """Lost moves: acknowledged moves missing from the stored log or the final resync."""
+        if not self.clients:
+            return 0
+        base = self.options.url.rstrip("/")
+        lost = 0
+        by_game: dict[int, set[tuple[int, int, int]]] = {}
+        for game_no in sorted({game for game, *_ in self.acked}):
+            try:
+                log = await asyncio.to_thread(
+                    _get_json, f"{base}/api/rooms/{self.code}/games/{game_no}"
+                )
+            except (OSError, ValueError):
+                self.stats.error("log_unreadable")
+                log = {"moves": []}
+            by_game[game_no] = {
+                (move["version"], move["seat"], move["action"]) for move in log["moves"]
+            }
+        for game_no, version, seat, action in self.acked:
+            if (version, seat, action) not in by_game.get(game_no, set()):
+                lost += 1
+        host = self.clients[0]
+        host.synced.clear()
+        newest = max((version for _, version, *_ in self.acked), default=0)
+        try:
+            await host.send({"type": "resync"})
+            await asyncio.wait_for(host.synced.wait(), MOVE_TIMEOUT)
+        except (TimeoutError, Exception):
+            self.stats.error("final_resync")
+            return lost
+        synced = host.last_sync or {}
+        if synced.get("version", 0) < newest:
+            lost += sum(1 for _, version, *_ in self.acked if version > synced.get("version", 0))
+        return lost
+
+    async def close(self) -> None:
+        await asyncio.gather(*(c.close() for c in self.clients))
+
+
+# --- the whole test --------------------------------------------------------------------
+
+
+async def _sample_memory(pid: int, stats: Stats, stop: asyncio.Event) -> None:
+    while not stop.is_set():
+        rss = rss_bytes(pid)
+        if rss is not None:
+            stats.rss_samples.append(rss)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), 1.0)
+
+
+async def run_loadtest(options: LoadOptions) -> dict[str, Any]:
+    """Drive ``options.rooms`` rooms against the server at ``options.url``; the report."""
+    stats = Stats()
+    load_before = os.getloadavg()
+    rss_idle = None if options.server_pid is None else rss_bytes(options.server_pid)
+    stop_sampling = asyncio.Event()
+    sampler = None
+    if options.server_pid is not None:
+        sampler = asyncio.create_task(_sample_memory(options.server_pid, stats, stop_sampling))
+    rooms = [RoomDriver(index, options, stats) for index in range(options.rooms)]
+    gate = asyncio.Semaphore(SETUP_CONCURRENCY)
+
+    async def set_up(room: RoomDriver) -> bool:
+        async with gate:
+            try:
+                await room.setup()
+            except (OSError, TimeoutError, ValueError, KeyError) as error:
+                if isinstance(error, urllib.error.HTTPError):
+                    detail = error.read().decode(errors="replace")[:200]
+                    stats.error(f"http_{error.code}")
+                    print(f"cardtable loadtest: setup: HTTP {error.code} {detail}", file=sys.stderr)
+                else:
+                    stats.error(f"setup_{type(error).__name__}")
+                    print(f"cardtable loadtest: setup: {error!r}", file=sys.stderr)
+                room.broken = True
+                return False
+            return True
+
+    setup_started = time.perf_counter()
+    ready = [
+        room
+        for room, ok in zip(rooms, await asyncio.gather(*map(set_up, rooms)), strict=True)
+        if ok
+    ]
+    setup_seconds = time.perf_counter() - setup_started
+    rss_ready = None if options.server_pid is None else rss_bytes(options.server_pid)
+    started = time.perf_counter()
+    await asyncio.gather(*(room.run(started + options.duration) for room in ready))
+    played = time.perf_counter() - started
+    lost = sum(await asyncio.gather(*(room.check() for room in ready)))
+    load_after = os.getloadavg()
+    stop_sampling.set()
+    if sampler is not None:
+        await sampler
+    rss_end = None if options.server_pid is None else rss_bytes(options.server_pid)
+    await asyncio.gather(*(room.close() for room in rooms))
+
+    def mib(value: int | None) -> float | None:
+        return None if value is None else round(value / 2**20, 1)
+
+    return {
+        "url": options.url,
+        "game": options.game,
+        "rooms": options.rooms,
+        "rooms_ready": len(ready),
+        "seats": options.seats,
+        "connections": sum(len(room.clients) for room in rooms),
+        "rate_per_room": options.rate,
+        "duration_s": round(played, 2),
+        "setup_s": round(setup_seconds, 2),
+        "moves_sent": stats.moves_sent,
+        "moves_acked": stats.moves_acked,
+        "moves_per_s": round(stats.moves_acked / played, 1) if played > 0 else None,
+        "games_finished": stats.games_finished,
+        "latency_mover": latency_summary(stats.mover_latency),
+        "latency_all_seats": latency_summary(stats.all_latency),
+        "errors": sum(stats.errors.values()),
+        "error_kinds": dict(sorted(stats.errors.items())),
+        "lost_moves": lost,
+        "server_pid": options.server_pid,
+        "server_rss_mib": {
+            "idle": mib(rss_idle),
+            "rooms_ready": mib(rss_ready),
+            "peak": mib(max(stats.rss_samples) if stats.rss_samples else None),
+            "end": mib(rss_end),
+        },
+        "loadavg_before": [round(value, 2) for value in load_before],
+        "loadavg_after": [round(value, 2) for value in load_after],
+        "cpus": os.cpu_count(),
+        "compression": options.compression,
+    }
+
+
+def format_report(report: dict[str, Any]) -> str:
+    """The report as a plain two-column table."""
+
+    def text(value: Any) -> str:
+        return "n/a" if value is None else str(value)
+
+    def latency(key: str) -> str:
+        data = report[key]
+        parts = [f"{name} {text(data[f'{name}_ms'])}" for name in ("p50", "p95", "p99", "max")]
+        return f"{', '.join(parts)} ms ({data['count']} moves)"
+
+    rss = report["server_rss_mib"]
+    rows = [
+        ("server", report["url"]),
+        ("rooms ready", f"{report['rooms_ready']} of {report['rooms']} ({report['game']})"),
+        ("connections", text(report["connections"])),
+        ("setup", f"{report['setup_s']} s"),
+        ("duration", f"{report['duration_s']} s at {report['rate_per_room']} move/s per room"),
+        ("moves sent / acked", f"{report['moves_sent']} / {report['moves_acked']}"),
+        ("moves per second", text(report["moves_per_s"])),
+        ("games finished", text(report["games_finished"])),
+        ("latency (mover)", latency("latency_mover")),
+        ("latency (all seats)", latency("latency_all_seats")),
+        ("errors", text(report["errors"])),
+        ("lost moves", text(report["lost_moves"])),
+        (
+            "server RSS (MiB)",
+            f"idle {text(rss['idle'])}, rooms ready {text(rss['rooms_ready'])}, "
+            f"peak {text(rss['peak'])}, end {text(rss['end'])}",
+        ),
+        (
+            "load average",
+            f"before {' '.join(map(str, report['loadavg_before']))}, "
+            f"after {' '.join(map(str, report['loadavg_after']))} ({report['cpus']} CPUs)",
+        ),
+    ]
+    for kind, count in report["error_kinds"].items():
+        rows.append((f"  {kind}", str(count)))
+    width = max(len(name) for name, _ in rows)
+    return "\n".join(f"{name:<{width}}  {value}" for name, value in rows)
+
+
+# --- command line ----------------------------------------------------------------------
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be positive, got {text}")
+    return value
+
+
+def _json_object(text: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise argparse.ArgumentTypeError(f"not JSON: {error}") from None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError("must be a JSON object")
+    return value
+
+
+def add_loadtest_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--rooms", type=_positive_int, default=10, help="rooms to drive (10)")
+    parser.add_argument("--seats", type=_positive_int, default=4, help="human seats per room (4)")
+    parser.add_argument(
+        "--url", default="http://127.0.0.1:8000", help="server base URL (http://127.0.0.1:8000)"
+    )
+    parser.add_argument(
+        "--duration", type=_positive_float, default=30.0, help="seconds of play (30)"
+    )
+    parser.add_argument(
+        "--rate",
+        type=_positive_float,
+        default=1.0,
+        help="moves per second per room (1.0); the server closes a connection that sends "
+        "more than 10 a second",
+    )
+    parser.add_argument("--game", choices=("skyjo", "skipbo"), default="skyjo", help="(skyjo)")
+    parser.add_argument(
+        "--options", type=_json_object, default={}, metavar="JSON", help="extra rules options"
+    )
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--server-pid", type=int, metavar="PID", help="server process whose memory to report"
+    )
+    where.add_argument(
+        "--spawn",
+        action="store_true",
+        help="start a server on a free port with a temporary SQLite file (ignores --url)",
+    )
+    parser.add_argument(
+        "--no-compression",
+        dest="compression",
+        action="store_false",
+        help="do not offer permessage-deflate (browsers do offer it)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the players' choices (0)")
+    parser.add_argument("--json", type=Path, metavar="FILE", help="also write the report as JSON")
+
+
+def _raise_file_limit(connections: int) -> None:
+    """Let this process hold ``connections`` sockets (the soft limit is often 1024)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = connections + 256
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        new = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (new, hard))
+
+
+def run_loadtest_command(args: argparse.Namespace) -> dict[str, Any]:
+    """Run the load test the arguments describe, print the table, write ``--json``."""
+    _raise_file_limit(args.rooms * args.seats)
+    options = LoadOptions(
+        url=args.url,
+        rooms=args.rooms,
+        seats=args.seats,
+        duration=args.duration,
+        rate=args.rate,
+        game=args.game,
+        options=args.options,
+        server_pid=args.server_pid,
+        compression=args.compression,
+        seed=args.seed,
+    )
+    with contextlib.ExitStack() as stack:
+        if args.spawn:
+            url, pid = stack.enter_context(spawned_server(args.rooms))
+            options = dataclasses.replace(options, url=url, server_pid=pid)
+        report = asyncio.run(run_loadtest(options))
+    print(format_report(report), flush=True)
+    if args.json is not None:
+        args.json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    return report

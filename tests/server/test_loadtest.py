@@ -1,0 +1,79 @@
+"""`cardtable loadtest` against a spawned server: it counts moves and sees no error.
+
+Not a timed pass/fail: the figures of a real run are in docs/operations.md.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from cardtable.cli import main
+from cardtable.server.loadtest import format_report, percentile, rss_bytes
+
+
+def test_loadtest_plays_two_rooms_without_errors(tmp_path, capsys):
+    out = tmp_path / "report.json"
+    argv = [
+        "loadtest", "--spawn", "--rooms", "2", "--seats", "4", "--duration", "3",
+        "--rate", "4", "--json", str(out),
+    ]  # fmt: skip
+    assert main(argv) == 0
+    report = json.loads(out.read_text())
+    assert report["rooms_ready"] == 2 and report["connections"] == 8
+    assert report["moves_sent"] >= 4
+    assert report["moves_acked"] == report["moves_sent"]
+    assert report["latency_mover"]["count"] == report["moves_acked"]
+    assert report["latency_all_seats"]["count"] == report["moves_acked"]
+    assert report["errors"] == 0, report["error_kinds"]
+    assert report["lost_moves"] == 0
+    assert report["server_rss_mib"]["peak"] > 0
+    printed = capsys.readouterr().out
+    assert "latency (mover)" in printed and "lost moves" in printed
+
+
+def test_loadtest_rematches_finished_games(tmp_path):
+    # A one-round two-player Skyjo game of random moves takes 54 to 210 moves (seeds 0
+    # to 199); 16 moves a second for 15 seconds (8 per seat, under the server's rate
+    # limit of 10 per connection) plays at least one to the end, then a rematch.
+    out = tmp_path / "report.json"
+    argv = [
+        "loadtest", "--spawn", "--rooms", "1", "--seats", "2", "--duration", "15",
+        "--rate", "16", "--options", '{"end_score": 1}', "--no-compression",
+        "--json", str(out),
+    ]  # fmt: skip
+    assert main(argv) == 0
+    report = json.loads(out.read_text())
+    assert report["moves_acked"] == report["moves_sent"] > 0
+    if report["moves_acked"] >= 210:
+        assert report["games_finished"] >= 1
+    assert report["errors"] == 0, report["error_kinds"]
+    assert report["lost_moves"] == 0
+
+
+def test_percentiles_are_nearest_rank():
+    values = [float(v) for v in range(1, 101)]
+    assert [percentile(values, q) for q in (0.5, 0.95, 0.99)] == [50.0, 95.0, 99.0]
+    assert percentile([], 0.5) is None
+    assert percentile([3.0], 0.99) == 3.0
+
+
+def test_rss_is_read_from_proc():
+    rss = rss_bytes(os.getpid())
+    assert rss is not None and rss > 1_000_000
+    assert rss_bytes(2**22 + 12345) is None  # above the kernel's pid_max: no such process
+
+
+def test_report_table_names_every_figure():
+    latency = {"count": 0, "p50_ms": None, "p95_ms": None, "p99_ms": None, "max_ms": None}
+    report = {
+        "url": "http://x", "rooms": 1, "rooms_ready": 0, "game": "skyjo", "connections": 0,
+        "setup_s": 0.1, "duration_s": 1.0, "rate_per_room": 1.0, "moves_sent": 0,
+        "moves_acked": 0, "moves_per_s": 0.0, "games_finished": 0,
+        "latency_mover": latency, "latency_all_seats": latency, "errors": 1,
+        "error_kinds": {"http_429": 1}, "lost_moves": 0,
+        "server_rss_mib": {"idle": None, "rooms_ready": None, "peak": None, "end": None},
+        "loadavg_before": [1.0, 1.0, 1.0], "loadavg_after": [1.0, 1.0, 1.0], "cpus": 2,
+    }  # fmt: skip
+    table = format_report(report)
+    assert "http_429" in table and "p99 n/a" in table
