@@ -219,3 +219,30 @@ def test_the_command_explains_a_missing_room(
 
     assert main(["play", "--join", f"{server}/r/ZZZZZZ", "--name", "Ann"]) == 1
     assert "no live room" in capsys.readouterr().err
+
+
+def test_the_hint_key_asks_the_server(server: str, tmp_path: Path) -> None:
+    created = _skyjo_room(server)
+    code = created["code"]
+    engine = get_game("skyjo")
+
+    async def go() -> None:
+        source = await RemoteGame.join(f"{server}/r/{code}", name="Tui", store=tmp_path / "s.json")
+        starter = asyncio.create_task(_host_starts(server, code, created["host_token"]))
+        await source.start(timeout=15)
+        await starter
+        app = make_app(source, "en")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _settle(pilot, app)
+            hint = await source.hint()
+            assert hint is not None and hint.by == "advisor" and hint.reason
+            assert engine.encode(engine.move_from_json(hint.move)) in source.view()["legal_actions"]
+            await pilot.press("h")
+            for _ in range(200):
+                if app.message.startswith("Hint"):
+                    break
+                await pilot.pause(0.02)
+            assert app.message.startswith("Hint (move advisor)"), app.message
+        await source.close()
+
+    asyncio.run(go())

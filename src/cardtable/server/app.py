@@ -40,6 +40,7 @@ from .protocol import (
     Configure,
     CreateRoom,
     Hello,
+    HintRequest,
     JoinRoom,
     MoveMessage,
     Ping,
@@ -276,6 +277,10 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             if conn.seat is None:
                 raise RoomError("not_a_player", "spectators cannot move; join a seat to play")
             await room.play(conn.seat, parsed.token, parsed.version, parsed.action, parsed.move)
+        elif isinstance(parsed, HintRequest):
+            if conn.seat is None:
+                raise RoomError("not_a_player", "spectators get no hints; join a seat to play")
+            conn.push(await room.hint(conn.seat, parsed.token, parsed.version))
         elif isinstance(parsed, Configure):
             await room.configure(
                 parsed.host_token,

@@ -13,11 +13,16 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ..bots import Bot, bot_names, make_bot
+from ..bots.advisor import Advice, advise
+from ..bots.montecarlo import Budget
 from ..core import GameState, Rng
 
 log = logging.getLogger("cardtable.server")
 
 _MASK = (1 << 63) - 1
+
+#: What the advisor's ``value`` measures in each game (see :mod:`cardtable.bots.advisor`).
+ADVICE_MEASURE = {"skipbo": "win_chance", "skyjo": "round_points"}
 
 
 def known_bot(game: str, name: str) -> bool:
@@ -56,6 +61,19 @@ class BotPool:
         except Exception:
             log.exception("bot %s failed; playing the first legal move", name)
             return state.legal_actions()[0]
+
+    async def advise(
+        self, state: GameState[Any], seat: int, milliseconds: float, seed: int
+    ) -> list[Advice]:
+        """The move advisor's ranked moves for ``seat`` (who must be to move) in ``state``.
+
+        ``state`` must already be a determinization for ``seat`` (see :meth:`Room.hint`):
+        the advisor also plays moves on the state it is given, so it must never be the
+        real one.
+        """
+        loop = asyncio.get_running_loop()
+        budget = Budget(milliseconds=milliseconds, minimum=2)
+        return await loop.run_in_executor(self.executor, advise, state, seat, budget, seed)
 
     def shutdown(self) -> None:
         self.executor.shutdown(wait=False, cancel_futures=True)

@@ -31,6 +31,8 @@ class ServerConfig:
     bot_pause: float = 0.6
     #: Bot threads shared by every room.
     bot_workers: int = 2
+    #: Thinking time of the move advisor for one ``hint`` (in the bot threads).
+    hint_milliseconds: float = 300.0
     #: The bot that plays for a human who has been away longer than ``grace_seconds``.
     away_bot: str = "greedy"
     grace_seconds: float = 60.0

@@ -41,6 +41,14 @@ class MoveMessage(_Message):
     move: dict[str, Any] | None = None
 
 
+class HintRequest(_Message):
+    """The seat to move asks the move advisor; answered to this connection only."""
+
+    type: Literal["hint"]
+    token: Token
+    version: Version
+
+
 class SeatSpec(_Message):
     kind: Literal["human", "bot"]
     bot: Annotated[str, Field(min_length=1, max_length=40)] | None = None
@@ -79,7 +87,7 @@ class Ping(_Message):
 
 
 ClientMessage = Annotated[
-    Hello | MoveMessage | Configure | Start | Rematch | Resync | Ping,
+    Hello | MoveMessage | HintRequest | Configure | Start | Rematch | Resync | Ping,
     Field(discriminator="type"),
 ]
 _CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -119,13 +127,12 @@ def describe(error: ValidationError) -> str:
     return "; ".join(parts)[:300]
 
 
-def parse_client_message(
-    text: str,
-) -> Hello | MoveMessage | Configure | Start | Rematch | Resync | Ping:
+AnyClientMessage = Hello | MoveMessage | HintRequest | Configure | Start | Rematch | Resync | Ping
+
+
+def parse_client_message(text: str) -> AnyClientMessage:
     try:
-        message: Hello | MoveMessage | Configure | Start | Rematch | Resync | Ping = (
-            _CLIENT_MESSAGE.validate_json(text)
-        )
+        message: AnyClientMessage = _CLIENT_MESSAGE.validate_json(text)
     except ValidationError as error:
         raise ProtocolError("bad_message", describe(error)) from None
     except ValueError as error:  # e.g. recursion limit while parsing

@@ -21,10 +21,11 @@ from ..core import (
     GameState,
     IllegalMoveError,
     OptionError,
+    Rng,
     RulesBase,
     SerializationError,
 )
-from .botseats import known_bot
+from .botseats import ADVICE_MEASURE, known_bot
 from .connections import Connection, dumps
 from .events import MOVE, ROOM, START, EventRecord, render, views_at
 from .names import DisplayNameError, clean_name
@@ -43,6 +44,8 @@ FINISHED = "finished"
 DEFAULT_BOT = "greedy"
 #: A client further behind than this many events gets a full sync instead.
 MAX_CATCH_UP = 400
+#: Ranked moves sent in answer to a ``hint``.
+HINT_MOVES = 5
 
 
 class RoomError(Exception):
@@ -127,6 +130,7 @@ class Room:
         self.lock = asyncio.Lock()
         self._grace: dict[int, asyncio.Task[None]] = {}
         self._bot_task: asyncio.Task[None] | None = None
+        self._hinting = False
         self.closed = False
 
     # --- restore -----------------------------------------------------------------------
@@ -519,6 +523,51 @@ class Room:
         self._broadcast(record)
         self.touch()
         self._schedule_bots()
+
+    # --- hints ---------------------------------------------------------------------------
+    async def hint(self, seat: int, token: str, version: int) -> JSON:
+        """The move advisor's best moves for the seat to move, from what that seat sees.
+
+        The advisor is given a determinization for ``seat`` (every card the seat
+        cannot see re-dealt at random), never the real state: it plays moves on the
+        state it gets, and a move played on the real one could reveal a hidden card.
+        One hint at a time per room, in the bot threads, with a small time budget.
+        """
+        if not token_matches(token, self.seats[seat].token_hash):
+            raise RoomError("bad_token", f"this token does not hold seat {seat}")
+        async with self.lock:
+            if self.state is None or self.status != PLAYING:
+                raise RoomError("not_playing", "no game is being played")
+            if version != self.version:
+                raise RoomError(
+                    "stale_version", f"the room is at version {self.version}, not {version}"
+                )
+            if self.state.current_player != seat:
+                raise RoomError("not_your_turn", f"it is seat {self.state.current_player}'s turn")
+            if self._hinting:
+                raise RoomError("hint_busy", "a hint is being computed; try again in a moment")
+            world = self.state.determinize(seat, Rng(new_seed()))
+            self._hinting = True
+        try:
+            advice = await self.table.bots.advise(
+                world, seat, self.table.config.hint_milliseconds, new_seed()
+            )
+        finally:
+            self._hinting = False
+        return {
+            "type": "hint",
+            "version": version,
+            "measure": ADVICE_MEASURE.get(self.game.name),
+            "moves": [
+                {
+                    "action": item.action,
+                    "move": self.game.decode(item.action).to_json(),
+                    "value": item.value,
+                    "reason": item.reason,
+                }
+                for item in advice[:HINT_MOVES]
+            ],
+        }
 
     # --- bots ----------------------------------------------------------------------------
     def bot_for(self, seat: int) -> str | None:

@@ -176,7 +176,10 @@ class LocalGame(GameSource):
         if state.current_player != self.seat or state.is_over:
             return None
         budget = Budget(milliseconds=self.hint_budget_ms, minimum=2)
-        advice = await asyncio.to_thread(advise, state.clone(), self.seat, budget)
+        # The advisor plays moves on the state it is given: hand it a re-deal of what our
+        # seat cannot see, so that no hidden card can shape the hint.
+        world = state.determinize(self.seat, Rng(len(state.history) * 7919 + 17))
+        advice = await asyncio.to_thread(advise, world, self.seat, budget)
         if not advice:
             return None
         best = advice[0]
