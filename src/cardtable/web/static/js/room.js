@@ -26,7 +26,7 @@ export function errorText(data) {
   const key = `web.error.${code}`;
   const known = ["bad_request", "bad_options", "bad_seats", "bad_name", "no_room", "room_full", "not_host", "seats_free",
     "not_your_turn", "illegal_move", "stale_version", "bad_move", "not_playing", "too_many_rooms", "network",
-    "not_in_lobby", "seat_taken", "seat_unavailable", "rate_limited", "bad_token"];
+    "not_in_lobby", "seat_taken", "seat_unavailable", "rate_limited", "bad_token", "hint_busy"];
   const head = known.includes(code) ? t(key) : t("web.error.unknown");
   return data.reason ? `${head} (${data.reason})` : head;
 }
@@ -48,6 +48,8 @@ export function openRoom(code, outer, watch = false) {
     pending: false,
     autostart: false,
     gone: null,
+    hint: null,
+    hinting: false,
   };
   const picker = new Picker((action) => {
     ctx.pending = true;
@@ -121,8 +123,14 @@ export function openRoom(code, outer, watch = false) {
           ctx.room.spectators = m.spectators;
         }
         break;
+      case "hint":
+        ctx.hinting = false;
+        ctx.hint = m;
+        if (!m.moves.length) toast(t("web.table.hint_none"), "info");
+        break;
       case "error":
         ctx.pending = false;
+        ctx.hinting = false;
         toast(errorText(m));
         break;
       default:
@@ -132,6 +140,8 @@ export function openRoom(code, outer, watch = false) {
   }
 
   function onEvent(m) {
+    ctx.hint = null;
+    ctx.hinting = false;
     if (m.kind === "room") {
       const wasGame = ctx.view !== null;
       ctx.room = m.room;
@@ -330,11 +340,28 @@ export function openRoom(code, outer, watch = false) {
     if (over) banner = t("web.table.game_over");
     else if (turn === me) banner = `${t("web.table.your_turn")} — ${game.prompt(view)}`;
     else banner = t("web.table.turn_of", { name: name(turn) });
+    const hint = myTurn && ctx.hint && ctx.hint.version === conn.version && ctx.hint.moves.length ? ctx.hint.moves[0] : null;
+    if (hint) {
+      const value = ctx.hint.measure === "win_chance" ? Math.round(100 * hint.value) : hint.value.toFixed(1);
+      banner = t(ctx.hint.measure === "win_chance" ? "web.table.hint_skipbo" : "web.table.hint_skyjo", { value });
+    }
     const turnbar = h("div", { class: `turnbar${turn === me && !over ? " mine" : ""}`, role: "status", "aria-live": "polite", id: "turnbar" },
       h("span", { class: "round" }, t("web.table.round", { round: view.round })),
-      h("span", { class: "banner" }, banner));
+      h("span", { class: "banner" }, banner),
+      myTurn ? h("button", {
+        type: "button", id: "hint", class: "hintbutton", disabled: ctx.hinting, title: t("web.table.hint_title"),
+        onclick: askHint,
+      }, ctx.hinting ? t("web.table.hint_thinking") : t("web.table.hint")) : null);
     const boardEl = game.render(view, rctx);
     picker.decorate(boardEl);
+    if (hint) {
+      // Light up where the suggested move starts and ends (the server sent its JSON form).
+      const where = game.actionFor(hint.move, me, view);
+      for (const id of [where.source, where.target]) {
+        if (id === null) continue;
+        for (const el of boardEl.querySelectorAll(`[data-id="${CSS.escape(id)}"]`)) el.classList.add("hinted");
+      }
+    }
     const side = h("aside", { class: "side" },
       scores(view, game),
       h("details", { class: "log", open: window.innerWidth > 900 },
@@ -349,6 +376,17 @@ export function openRoom(code, outer, watch = false) {
     const dialog = summaryDialog(view, game);
     if (dialog) out.append(dialog);
     return out;
+  }
+
+  function askHint() {
+    if (!ctx.mine || ctx.hinting) return;
+    if (conn.send({ type: "hint", token: ctx.mine.token, version: conn.version })) {
+      ctx.hinting = true;
+      ctx.hint = null;
+    } else {
+      toast(t("web.net.offline"));
+    }
+    draw();
   }
 
   function scores(view, game) {

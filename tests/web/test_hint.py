@@ -1,0 +1,28 @@
+"""The hint button: the server's move advisor stars a legal move for the seat to move."""
+
+from __future__ import annotations
+
+from .pages import TIMEOUT, click_id, create_table, ids, new_page, start, version, wait_change
+
+
+def test_hint_button_stars_a_legal_move_that_can_be_played(server, browser, shots):
+    page = new_page(browser, server)
+    create_table(page, "skipbo", "Alice", {"players": 2, "stock_size": 5}, ["greedy"])
+    start(page)
+    page.wait_for_selector("#hint", timeout=TIMEOUT)  # shown on our turn only
+    sources = ids(page, ".src-legal")
+    page.click("#hint")
+    page.wait_for_selector(".hinted", timeout=TIMEOUT)
+    banner = page.inner_text("#turnbar .banner")
+    assert "Suggested" in banner and "%" in banner, banner
+    page.screenshot(path=shots / "skipbo-hint.png", full_page=True)
+    hinted = ids(page, ".hinted")
+    source = next(ident for ident in hinted if ident in sources)  # the move starts on a legal card
+    before = version(page)
+    click_id(page, source)
+    targets = [ident for ident in ids(page, ".hinted") if ident != source]
+    if targets:
+        assert set(targets) <= set(ids(page, ".tgt-legal"))
+        click_id(page, targets[0])
+    wait_change(page, before)
+    assert not page.errors
