@@ -130,3 +130,30 @@ def test_no_hint_before_the_start(tmp_path: Any) -> None:
             ann = Client(wa, created["token"])
             ann.hello()
             assert _hint(ann)["code"] == "not_playing"
+
+
+def test_a_failing_advisor_is_a_refusal_not_a_dropped_connection(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: Any) -> Any:
+        raise RuntimeError("no advice today")
+
+    monkeypatch.setattr(botseats, "advise", broken)
+    with client(tmp_path) as http:
+        created = create_room(http, "skyjo", {"players": 2}, TWO_HUMANS, name="Ann")
+        bob = join(http, created["code"], "Bob")
+        with (
+            http.websocket_connect(f"/ws/{created['code']}") as wa,
+            http.websocket_connect(f"/ws/{created['code']}") as wb,
+        ):
+            ann, bobc = Client(wa, created["token"]), Client(wb, bob["token"])
+            ann.hello()
+            bobc.hello()
+            start(ann, created["host_token"])
+            ann.until(_is_start)
+            bobc.until(_is_start)
+            room = http.app.state.table.rooms[created["code"]]  # type: ignore[attr-defined]
+            mover = ann if room.state.current_player == 0 else bobc
+            assert _hint(mover)["code"] == "no_hint"
+            mover.send({"type": "ping"})
+            assert mover.until(lambda m: m["type"] == "pong")["type"] == "pong"

@@ -552,6 +552,9 @@ class Room:
             advice = await self.table.bots.advise(
                 world, seat, self.table.config.hint_milliseconds, new_seed()
             )
+        except Exception:
+            log.exception("room %s: the move advisor failed", self.code)
+            raise RoomError("no_hint", "the move advisor could not answer") from None
         finally:
             self._hinting = False
         return {
