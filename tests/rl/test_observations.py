@@ -1,4 +1,9 @@
-"""Observations come from the seat's view only: re-dealing hidden cards changes nothing."""
+"""Observations carry exactly the seat's view: re-dealing hidden cards changes nothing.
+
+The environments encode from the state's public fields (``encode_state``); the
+reference encodes ``state.view(seat)`` (``encode``). Both are tested for leaks, and
+they must agree on every position tried.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +15,7 @@ import pytest
 from cardtable.bots import make_bot
 from cardtable.core import GameState, Rng
 from cardtable.games import get_game
-from cardtable.rl.common import action_mask, make_encoder, observation
+from cardtable.rl.common import action_mask, make_encoder, observation, view_observation
 from cardtable.rl.skipbo_obs import SkipBoEncoder
 from cardtable.rl.skyjo_obs import SkyjoEncoder
 
@@ -38,20 +43,79 @@ def positions(game_name: str, options: dict[str, Any], seed: int, limit: int = 4
         state.apply_action(bot.choose(state, rng))
 
 
+@pytest.mark.parametrize("encode", [observation, view_observation], ids=["state", "view"])
 @pytest.mark.parametrize(("game_name", "options"), CASES)
-def test_observation_unchanged_when_hidden_cards_are_redealt(game_name, options) -> None:
+def test_observation_unchanged_when_hidden_cards_are_redealt(game_name, options, encode) -> None:
     game = get_game(game_name)
     encoder = make_encoder(game_name, game.rules_from_json(options))
     rng = Rng(99)
     checked = 0
     for state in positions(game_name, options, seed=7):
         for seat in range(state.num_players):
-            mine = observation(encoder, state, seat)
+            mine = encode(encoder, state, seat)
             for _ in range(2):
                 other: GameState[Any] = state.determinize(seat, rng)
-                np.testing.assert_array_equal(observation(encoder, other, seat), mine)
+                np.testing.assert_array_equal(encode(encoder, other, seat), mine)
             checked += 1
     assert checked > 50
+
+
+FAST_CASES = [
+    *CASES,
+    # 8 seats empty the draw pile: reshuffles (see the next test)
+    ("skyjo", {"players": 8, "closer_starts_next": True, "closer_doubling": False}),
+    ("skyjo", {"players": 2, "rows_rule": True, "end_score": 1}),
+    ("skipbo", {"players": 6, "teams": True, "stock_size": 8}),
+    ("skipbo", {"players": 2}),  # full 30-card stocks, long discard piles
+    ("skipbo", {"players": 5, "rounds": True, "target": 100, "stock_size": 5}),
+]
+
+
+@pytest.mark.parametrize(("game_name", "options"), FAST_CASES)
+def test_state_encoder_equals_the_view_encoder(game_name, options) -> None:
+    """``encode_state`` gives exactly ``encode(state.view(seat))``, for every seat."""
+    game = get_game(game_name)
+    encoder = make_encoder(game_name, game.rules_from_json(options))
+    checked = 0
+    for seed in range(2):
+        for state in positions(game_name, options, seed=seed, limit=350):
+            for seat in range(state.num_players):
+                fast = encoder.encode_state(state, seat)
+                assert fast.dtype == np.float32 and fast.shape == (encoder.size,)
+                reference = encoder.encode(state.view(seat))
+                if not np.array_equal(fast, reference):  # pragma: no cover - diagnostics
+                    slow, quick = encoder.layout.split(reference), encoder.layout.split(fast)
+                    wrong = [name for name in slow if not np.array_equal(slow[name], quick[name])]
+                    pytest.fail(f"fields differ at seed {seed}, seat {seat}: {wrong}")
+                checked += 1
+    assert checked > 100
+
+
+def test_state_encoder_covers_the_rare_skyjo_fields() -> None:
+    """The positions compared above include a reshuffle, removed lines, a closer."""
+    seen = {"reshuffled": False, "closer": False, "removed": False, "taken": False}
+    for game_name, options in FAST_CASES:
+        if game_name != "skyjo":
+            continue
+        for seed in range(2):
+            for state in positions(game_name, options, seed=seed, limit=350):
+                seen["reshuffled"] |= state.reshuffled
+                seen["closer"] |= state.closer is not None
+                seen["removed"] |= any(p != 0xFFF for p in state.present)
+                seen["taken"] |= state.phase == 3
+    assert all(seen.values()), seen
+
+
+def test_state_encoders_return_fresh_writable_arrays() -> None:
+    for game_name, options in (("skyjo", {"players": 2}), ("skipbo", {"players": 2})):
+        game = get_game(game_name)
+        encoder = make_encoder(game_name, game.rules_from_json(options))
+        state = game.new_state(encoder.rules, 1)  # type: ignore[attr-defined]
+        first = encoder.encode_state(state, 0)
+        second = encoder.encode_state(state, 0)
+        assert first.flags.writeable and not np.shares_memory(first, second)
+        first[:] = 99
+        np.testing.assert_array_equal(second, encoder.encode(state.view(0)))
 
 
 @pytest.mark.parametrize(("game_name", "options"), CASES)

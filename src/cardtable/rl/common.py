@@ -28,7 +28,11 @@ class Encoder(Protocol):
 
     def encode_list(self, view: JSON) -> list[float]: ...
 
-    def encode(self, view: JSON) -> NDArray[np.float32]: ...
+    def encode(self, view: JSON) -> NDArray[np.float32]:
+        """The reference encoding, from ``state.view(seat)``."""
+
+    def encode_state(self, state: Any, seat: int) -> NDArray[np.float32]:
+        """The same vector from the state's public fields, without building the view."""
 
 
 def resolve_rules(game: Game[Any], rules: RulesBase | Mapping[str, Any] | None) -> RulesBase:
@@ -74,7 +78,13 @@ def check_reward_options(reward: str, reward_at: str) -> None:
 
 
 def observation(encoder: Encoder, state: GameState[Any], seat: int) -> NDArray[np.float32]:
-    """The observation of ``seat``: only ``state.view(seat)`` is read."""
+    """The observation of ``seat`` (what the environments use): read from the state's
+    public fields, equal to :func:`view_observation` (tested)."""
+    return encoder.encode_state(state, seat)
+
+
+def view_observation(encoder: Encoder, state: GameState[Any], seat: int) -> NDArray[np.float32]:
+    """The reference observation of ``seat``: only ``state.view(seat)`` is read."""
     return encoder.encode(state.view(seat))
 
 
@@ -84,7 +94,10 @@ def action_mask(state: GameState[Any], seat: int, num_actions: int) -> NDArray[n
 
     if state.current_player != seat:
         return np.zeros(num_actions, dtype=np.int8)
-    return np.frombuffer(bytearray(state.action_mask()), dtype=np.int8)
+    mask = bytearray(num_actions)
+    for action in state.legal_actions():
+        mask[action] = 1
+    return np.frombuffer(mask, dtype=np.int8)
 
 
 def _win_loss(winners: tuple[int, ...], players: int) -> list[float]:

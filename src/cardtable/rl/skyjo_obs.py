@@ -1,18 +1,32 @@
-"""Skyjo observations for one seat, built only from ``state.view(seat)``.
+"""Skyjo observations for one seat.
 
 Seats are relative: block 0 is always the observing seat, block ``k`` the seat
 ``k`` places after it in turn order. Face-down cards are hidden from everyone
 (their owner included), so a face-down position shows value 0 with its
 ``grid_down`` flag set; the draw pile shows only its size.
+
+Two encoders give the same vector:
+
+- :meth:`SkyjoEncoder.encode` reads ``state.view(seat)``, the dict the engine gives
+  a player: it is the reference;
+- :meth:`SkyjoEncoder.encode_state` (what the environments use) reads only the
+  public fields of the state that the view is made of (face-up cards through the
+  ``present``/``down`` masks, the discard pile, the held card, the draw pile's size,
+  totals, closer) without building the dict. The tests require it to equal the
+  reference over many positions and rule sets, and to be unchanged when hidden
+  cards are re-dealt with ``state.determinize``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import struct
+from operator import mul
+from typing import TYPE_CHECKING, Any
 
 from ..core import JSON
-from ..skyjo.cards import DECK_COUNTS, HIGHEST, LOWEST, SLOTS
+from ..skyjo.cards import DECK_COUNTS, FULL, HIGHEST, LOWEST, SLOTS
 from ..skyjo.rules import MAX_END_SCORE, SkyjoRules
+from ..skyjo.state import DRAWN, OVER, TAKEN, SkyjoState
 from .layout import Field, Layout
 
 if TYPE_CHECKING:
@@ -94,6 +108,43 @@ _IS_DOWN = {"up": 0.0, "down": 1.0, "removed": 0.0}
 _IS_REMOVED = {"up": 0.0, "down": 0.0, "removed": 1.0}
 
 
+class _MaskTable(dict[int, Any]):
+    """Per 12-bit position mask, a value computed on first use (``table[mask]``)."""
+
+    def __init__(self, make: Any) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, mask: int) -> Any:
+        value = self.make(mask)
+        self[mask] = value
+        return value
+
+
+def _flag_bytes(mask: int) -> bytes:
+    """float32 flags (1.0 where the mask has the position) of positions 0..11."""
+    return struct.pack(f"<{SLOTS}f", *(float(mask >> pos & 1) for pos in range(SLOTS)))
+
+
+_FLAGS: _MaskTable = _MaskTable(_flag_bytes)
+
+
+def _grid_parts(key: int) -> tuple[tuple[int, ...], bytes, bytes]:
+    """For ``present << 12 | down`` (down within present): 12 ints, 1 where a card is
+    face up (they multiply the raw cards), and the float32 bytes of ``grid_down`` and
+    ``grid_removed``."""
+    present, down = key >> SLOTS, key & FULL
+    up = present & ~down
+    return (
+        tuple(up >> pos & 1 for pos in range(SLOTS)),
+        _FLAGS[down],
+        _FLAGS[FULL & ~present],
+    )
+
+
+_GRIDS: _MaskTable = _MaskTable(_grid_parts)
+
+
 class SkyjoEncoder:
     """Turns a Skyjo view into the flat float32 vector of :func:`skyjo_layout`."""
 
@@ -109,6 +160,101 @@ class SkyjoEncoder:
             float(rules.closer_doubling),
             float(rules.end_score),
         ]
+        self._init_fast()
+
+    # --- encoding straight from the state (what the environments use) -----------
+    def _init_fast(self) -> None:
+        import numpy as np
+
+        n = self.players
+        f32 = struct.Struct("<f")
+
+        def floats(values: list[float]) -> bytes:
+            return b"".join(f32.pack(value) for value in values)
+
+        self._orders = tuple(tuple((seat + k) % n for k in range(n)) for seat in range(n))
+        self._starts = tuple(range(0, SLOTS * n, SLOTS))
+        self._np_frombuffer = np.frombuffer
+        self._np_float32 = np.float32
+        # phase one-hot + to_move one-hot, per (phase, relative seat to move or None).
+        self._head = {
+            (phase, rel): floats(
+                [float(i == phase) for i in range(len(PHASES))]
+                + [float(i == rel) for i in range(n)]
+            )
+            for phase in range(len(PHASES))
+            for rel in (*range(n), None)
+        }
+        # held, held_from (2), discard_top, discard_empty, counts (15), draw_count, reshuffled
+        self._middle = struct.Struct(f"<{5 + len(VALUES) + 2}f")
+        self._values = struct.Struct(f"<{SLOTS * n}f")
+        self._sums = struct.Struct(f"<{2 * n}f")
+        # closer one-hot (last entry: nobody) + the rules part, per relative closer.
+        self._tail = {
+            rel: floats([float(i == (n if rel is None else rel)) for i in range(n + 1)])
+            + floats(self._rules_part)
+            for rel in (*range(n), None)
+        }
+
+    def encode_state(self, state: Any, seat: int) -> NDArray[np.float32]:
+        """The observation of ``seat`` from the public fields of ``state``.
+
+        Equal to ``encode(state.view(seat))`` (tested). Face-down cards are read only to
+        be multiplied by 0 and the draw pile only for its length, so the vector does not
+        depend on anything the view hides (tested by re-dealing hidden cards).
+        """
+        assert isinstance(state, SkyjoState)
+        n = self.players
+        phase = state.phase
+        head = self._head[phase, None if phase == OVER else (state.player - seat) % n]
+        held = state.hand
+        discard = state.discard
+        # counts per value; Python's negative indices put -2, -1 at 13, 14.
+        tally = [0] * len(VALUES)
+        for card in discard:
+            tally[card] += 1
+        middle = self._middle.pack(
+            0 if held is None else held,
+            phase == DRAWN,
+            phase == TAKEN,
+            discard[-1] if discard else 0,
+            not discard,
+            *tally[13:],
+            *tally[:13],
+            len(state.draw),
+            state.reshuffled,
+        )
+        presents = state.present
+        downs = state.down
+        grids = _GRIDS
+        ups: list[int] = []
+        down_bytes: list[bytes] = []
+        removed_bytes: list[bytes] = []
+        order = self._orders[seat]
+        for owner in order:
+            present = presents[owner]
+            up, down, removed = grids[present << SLOTS | downs[owner] & present]
+            ups += up
+            down_bytes.append(down)
+            removed_bytes.append(removed)
+        cards = state.cards
+        cut = seat * SLOTS
+        # Every seat's 12 cards in relative seat order, face-down ones multiplied by 0.
+        values = list(map(mul, cards[cut:] + cards[:cut], ups))
+        sums = [sum(values[start : start + SLOTS]) for start in self._starts]
+        state_totals = state.totals
+        totals = [state_totals[owner] for owner in order]
+        if min(totals) < TOTAL_LOW or max(totals) > TOTAL_HIGH:
+            totals = [min(max(total, TOTAL_LOW), TOTAL_HIGH) for total in totals]
+        closer = state.closer
+        buffer = bytearray(head)
+        buffer += middle
+        buffer += self._values.pack(*values)
+        buffer += b"".join(down_bytes)
+        buffer += b"".join(removed_bytes)
+        buffer += self._sums.pack(*sums, *totals)
+        buffer += self._tail[None if closer is None else (closer - seat) % n]
+        return self._np_frombuffer(buffer, dtype=self._np_float32)
 
     def encode_list(self, view: JSON) -> list[float]:
         """The observation as a list of floats (see :func:`skyjo_layout` for the order)."""
