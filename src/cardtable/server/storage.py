@@ -10,6 +10,8 @@ move that anybody has seen is on disk (a crash of the process loses nothing comm
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import dataclasses
 import time
 from pathlib import Path
@@ -115,6 +117,21 @@ class GameRecord:
     moves: list[tuple[int, int, int]]
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class _MoveWrite:
+    """A move waiting for the next group commit; ``future`` is done once it is on disk."""
+
+    code: str
+    game_no: int
+    index: int
+    seat: int
+    action: int
+    version: int
+    result: JSON | None
+    created_at: float
+    future: asyncio.Future[None]
+
+
 def _run_upgrade(connection: Connection) -> None:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
@@ -137,6 +154,8 @@ class Storage:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine: AsyncEngine | None = None
+        self._queued: list[_MoveWrite] = []
+        self._writer: asyncio.Task[None] | None = None
 
     @property
     def is_sqlite(self) -> bool:
@@ -156,6 +175,10 @@ class Storage:
             await connection.run_sync(_run_upgrade)
 
     async def close(self) -> None:
+        if self._writer is not None:
+            with contextlib.suppress(Exception):
+                await self._writer  # moves already queued are committed, then we close
+            self._writer = None
         if self.engine is not None:
             await self.engine.dispose()
             self.engine = None
@@ -208,29 +231,87 @@ class Storage:
         version: int,
         result: JSON | None,
     ) -> None:
-        """Append one move and bump the room's version; close the game if it ended."""
-        now = time.time()
+        """Append one move and bump the room's version; close the game if it ended.
+
+        Returns once the move is committed. Moves of different rooms that arrive while
+        a commit is under way are committed together in the next transaction (a group
+        commit): one writer, one transaction per batch instead of one per move, and no
+        two connections fighting over SQLite's write lock.
+        """
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queued.append(
+            _MoveWrite(code, game_no, index, seat, action, version, result, time.time(), future)
+        )
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_queued())
+        await future
+
+    async def _write_queued(self) -> None:
+        """Commit the queued moves batch after batch until none is left."""
+        while self._queued:
+            batch, self._queued = self._queued, []
+            try:
+                await self._write_moves(batch)
+            except Exception:
+                # One bad row must not refuse the moves of other rooms: retry them alone.
+                for item in batch:
+                    try:
+                        await self._write_moves([item])
+                    except Exception as error:
+                        if not item.future.done():
+                            item.future.set_exception(error)
+                    else:
+                        if not item.future.done():
+                            item.future.set_result(None)
+                continue
+            for item in batch:
+                if not item.future.done():
+                    item.future.set_result(None)
+
+    async def _write_moves(self, batch: list[_MoveWrite]) -> None:
+        """One transaction: the moves, the games that ended, the rooms' new versions."""
         async with self._engine().begin() as connection:
             await connection.execute(
-                moves.insert().values(
-                    room_code=code,
-                    game_no=game_no,
-                    idx=index,
-                    seat=seat,
-                    action=action,
-                    version=version,
-                    created_at=now,
-                )
+                moves.insert(),
+                [
+                    {
+                        "room_code": item.code,
+                        "game_no": item.game_no,
+                        "idx": item.index,
+                        "seat": item.seat,
+                        "action": item.action,
+                        "version": item.version,
+                        "created_at": item.created_at,
+                    }
+                    for item in batch
+                ],
             )
-            values: dict[str, Any] = {"version": version, "updated_at": now}
-            if result is not None:
-                values["status"] = "finished"
+            for item in batch:
+                if item.result is not None:
+                    await connection.execute(
+                        games.update()
+                        .where(games.c.room_code == item.code, games.c.game_no == item.game_no)
+                        .values(result=item.result, finished_at=item.created_at)
+                    )
+            # The newest version of each room (a batch may hold several moves of one room).
+            newest: dict[str, _MoveWrite] = {}
+            for item in batch:
+                if item.code not in newest or item.version > newest[item.code].version:
+                    newest[item.code] = item
+            ended = {item.code for item in batch if item.result is not None}
+            await connection.execute(
+                rooms.update()
+                .where(rooms.c.code == sa.bindparam("b_code"))
+                .values(version=sa.bindparam("b_version"), updated_at=sa.bindparam("b_at")),
+                [
+                    {"b_code": code, "b_version": item.version, "b_at": item.created_at}
+                    for code, item in newest.items()
+                ],
+            )
+            if ended:
                 await connection.execute(
-                    games.update()
-                    .where(games.c.room_code == code, games.c.game_no == game_no)
-                    .values(result=result, finished_at=now)
+                    rooms.update().where(rooms.c.code.in_(ended)).values(status="finished")
                 )
-            await connection.execute(rooms.update().where(rooms.c.code == code).values(**values))
 
     async def delete_room(self, code: str) -> None:
         """Forget a room that never played a game."""
