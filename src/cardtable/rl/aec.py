@@ -83,6 +83,8 @@ class CardtableAECEnv(AECEnv):  # type: ignore[misc]
         self._np_random: np.random.Generator | None = None
         self.state_: GameState[Any] | None = None
         self._rounds = 0
+        # Whether ``rewards`` holds a non-zero payment (else it is all zeros already).
+        self._paid = False
 
     def __str__(self) -> str:
         return self.name
@@ -111,6 +113,7 @@ class CardtableAECEnv(AECEnv):  # type: ignore[misc]
         self._rounds = 0
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._paid = False
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -138,8 +141,15 @@ class CardtableAECEnv(AECEnv):  # type: ignore[misc]
         state = self.game_state
         state.apply_action(int(action))
         self._cumulative_rewards[agent] = 0.0
-        rewards, self._rounds = self.reward_rule.after_move(state, self._rounds)
-        self.rewards = {a: rewards[self.agent_seat[a]] for a in self.agents}
+        rewards, self._rounds = self.reward_rule.earned(state, self._rounds)
+        if rewards is not None:
+            self.rewards = {a: rewards[self.agent_seat[a]] for a in self.agents}
+            self._paid = True
+            self._accumulate_rewards()
+        elif self._paid:  # this step pays nothing: zero the previous step's rewards
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._paid = False
+        # (a step that pays nothing leaves _cumulative_rewards as it is: adding zeros)
         if state.is_over:
             self.terminations = dict.fromkeys(self.agents, True)
             result = state.result()
@@ -150,7 +160,6 @@ class CardtableAECEnv(AECEnv):  # type: ignore[misc]
             current = state.current_player
             assert current is not None
             self.agent_selection = self.possible_agents[current]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 

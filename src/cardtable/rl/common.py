@@ -126,19 +126,29 @@ class RewardRule:
             return _win_loss(result.winners, self.players)
         return [self.sign * score for score in result.scores]
 
-    def after_move(self, state: GameState[Any], rounds_before: int) -> tuple[list[float], int]:
-        """Rewards earned by the move just applied, and the new number of finished rounds."""
-        rounds = state.rounds()
-        total = [0.0] * self.players
+    def earned(self, state: GameState[Any], rounds_before: int) -> tuple[list[float] | None, int]:
+        """Rewards per seat earned by the move just applied, or None when it paid nothing
+        (most moves), and the new number of finished rounds."""
         if self.reward_at == "round":
+            rounds = state.rounds()
+            count = len(rounds)
+            if count == rounds_before:
+                return None, count
+            total = [0.0] * self.players
             for finished in rounds[rounds_before:]:
                 for seat, value in enumerate(self.round_rewards(finished)):
                     total[seat] += value
-        elif state.is_over:
-            result = state.result()
-            assert result is not None
-            total = self.game_rewards(result)
-        return total, len(rounds)
+            return total, count
+        if not state.is_over:
+            return None, rounds_before
+        result = state.result()
+        assert result is not None
+        return self.game_rewards(result), len(state.rounds())
+
+    def after_move(self, state: GameState[Any], rounds_before: int) -> tuple[list[float], int]:
+        """Like :meth:`earned`, with a list of zeros when nothing was paid."""
+        rewards, rounds = self.earned(state, rounds_before)
+        return ([0.0] * self.players if rewards is None else rewards), rounds
 
 
 def render_text(state: GameState[Any]) -> str:

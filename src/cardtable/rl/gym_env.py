@@ -104,13 +104,22 @@ class CardtableGymEnv(gymnasium.Env[np.ndarray, np.int64]):
     def _play_bots(self) -> float:
         """Bots move until the learner is to move or the game is over; the learner's reward."""
         state = self.game_state
+        seat = self.seat
+        bots = self._seat_bots
+        rng = self.bot_rng
+        earn = self.reward_rule.earned
+        rounds = self._rounds
         earned = 0.0
-        while not state.is_over and state.current_player != self.seat:
+        while not state.is_over:
             current = state.current_player
+            if current == seat:
+                break
             assert current is not None
-            state._apply(self._seat_bots[current].choose(state, self.bot_rng))
-            rewards, self._rounds = self.reward_rule.after_move(state, self._rounds)
-            earned += rewards[self.seat]
+            state._apply(bots[current].choose(state, rng))
+            rewards, rounds = earn(state, rounds)
+            if rewards is not None:
+                earned += rewards[seat]
+        self._rounds = rounds
         return earned
 
     # --- gymnasium API ------------------------------------------------------------
@@ -149,8 +158,8 @@ class CardtableGymEnv(gymnasium.Env[np.ndarray, np.int64]):
             info["illegal_action"] = True
             return obs, self.illegal_penalty, False, False, info
         state._apply(code)
-        rewards, self._rounds = self.reward_rule.after_move(state, self._rounds)
-        earned = rewards[self.seat] + self._play_bots()
+        rewards, self._rounds = self.reward_rule.earned(state, self._rounds)
+        earned = (0.0 if rewards is None else rewards[self.seat]) + self._play_bots()
         obs, info = self._observe()
         if state.is_over:
             result = state.result()
