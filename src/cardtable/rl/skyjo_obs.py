@@ -126,23 +126,13 @@ def _flag_bytes(mask: int) -> bytes:
     return struct.pack(f"<{SLOTS}f", *(float(mask >> pos & 1) for pos in range(SLOTS)))
 
 
+#: Bytes of 12 float32 flags per mask (at most 4096 entries): grid_down is
+#: ``_FLAGS[present & down]``, grid_removed ``_FLAGS[FULL & ~present]``.
 _FLAGS: _MaskTable = _MaskTable(_flag_bytes)
 
 
-def _grid_parts(key: int) -> tuple[tuple[int, ...], bytes, bytes]:
-    """For ``present << 12 | down`` (down within present): 12 ints, 1 where a card is
-    face up (they multiply the raw cards), and the float32 bytes of ``grid_down`` and
-    ``grid_removed``."""
-    present, down = key >> SLOTS, key & FULL
-    up = present & ~down
-    return (
-        tuple(up >> pos & 1 for pos in range(SLOTS)),
-        _FLAGS[down],
-        _FLAGS[FULL & ~present],
-    )
-
-
-_GRIDS: _MaskTable = _MaskTable(_grid_parts)
+#: Per face-up mask, 12 ints: 1 where the card is face up (they multiply the raw cards).
+_UP: _MaskTable = _MaskTable(lambda mask: tuple(mask >> pos & 1 for pos in range(SLOTS)))
 
 
 class SkyjoEncoder:
@@ -226,17 +216,18 @@ class SkyjoEncoder:
         )
         presents = state.present
         downs = state.down
-        grids = _GRIDS
+        flags = _FLAGS
+        up_table = _UP
         ups: list[int] = []
         down_bytes: list[bytes] = []
         removed_bytes: list[bytes] = []
         order = self._orders[seat]
         for owner in order:
             present = presents[owner]
-            up, down, removed = grids[present << SLOTS | downs[owner] & present]
-            ups += up
-            down_bytes.append(down)
-            removed_bytes.append(removed)
+            down = downs[owner] & present
+            ups += up_table[present & ~down]
+            down_bytes.append(flags[down])
+            removed_bytes.append(flags[FULL & ~present])
         cards = state.cards
         cut = seat * SLOTS
         # Every seat's 12 cards in relative seat order, face-down ones multiplied by 0.
