@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import dataclasses
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -132,6 +133,52 @@ class _MoveWrite:
     future: asyncio.Future[None]
 
 
+_UPDATE_VERSION = (
+    rooms.update()
+    .where(rooms.c.code == sa.bindparam("b_code"))
+    .values(version=sa.bindparam("b_version"), updated_at=sa.bindparam("b_at"))
+)
+
+
+def _write_moves(connection: Connection, batch: list[_MoveWrite]) -> None:
+    """Insert a batch of moves, close the games that ended and bump the rooms' versions."""
+    connection.execute(
+        moves.insert(),
+        [
+            {
+                "room_code": item.code,
+                "game_no": item.game_no,
+                "idx": item.index,
+                "seat": item.seat,
+                "action": item.action,
+                "version": item.version,
+                "created_at": item.created_at,
+            }
+            for item in batch
+        ],
+    )
+    newest: dict[str, _MoveWrite] = {}  # a batch may hold several moves of one room
+    for item in batch:
+        if item.code not in newest or item.version > newest[item.code].version:
+            newest[item.code] = item
+        if item.result is not None:
+            connection.execute(
+                games.update()
+                .where(games.c.room_code == item.code, games.c.game_no == item.game_no)
+                .values(result=item.result, finished_at=item.created_at)
+            )
+    connection.execute(
+        _UPDATE_VERSION,
+        [
+            {"b_code": code, "b_version": item.version, "b_at": item.created_at}
+            for code, item in newest.items()
+        ],
+    )
+    ended = {item.code for item in batch if item.result is not None}
+    if ended:
+        connection.execute(rooms.update().where(rooms.c.code.in_(ended)).values(status="finished"))
+
+
 def _run_upgrade(connection: Connection) -> None:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
@@ -156,6 +203,9 @@ class Storage:
         self.engine: AsyncEngine | None = None
         self._queued: list[_MoveWrite] = []
         self._writer: asyncio.Task[None] | None = None
+        #: SQLite only: the move writer's own synchronous engine and thread.
+        self._sync_engine: sa.Engine | None = None
+        self._executor: ThreadPoolExecutor | None = None
 
     @property
     def is_sqlite(self) -> bool:
@@ -173,12 +223,24 @@ class Storage:
         self.engine = engine
         async with engine.begin() as connection:
             await connection.run_sync(_run_upgrade)
+        url = sa.engine.make_url(self.url)
+        if self.is_sqlite and url.database not in (None, "", ":memory:"):
+            self._sync_engine = sa.create_engine(url.set(drivername="sqlite"))
+            sa.event.listen(self._sync_engine, "connect", _sqlite_pragmas)
+            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db-writer")
 
     async def close(self) -> None:
         if self._writer is not None:
             with contextlib.suppress(Exception):
                 await self._writer  # moves already queued are committed, then we close
             self._writer = None
+        if self._executor is not None:
+            if self._sync_engine is not None:
+                await asyncio.get_running_loop().run_in_executor(
+                    self._executor, self._sync_engine.dispose
+                )
+            self._executor.shutdown(wait=True)
+            self._executor, self._sync_engine = None, None
         if self.engine is not None:
             await self.engine.dispose()
             self.engine = None
@@ -269,49 +331,24 @@ class Storage:
                     item.future.set_result(None)
 
     async def _write_moves(self, batch: list[_MoveWrite]) -> None:
-        """One transaction: the moves, the games that ended, the rooms' new versions."""
+        """One transaction: the moves, the games that ended, the rooms' new versions.
+
+        With SQLite the transaction runs on the writer thread's own synchronous
+        connection: one hop off the event loop per batch instead of one per statement
+        (the async driver's cost dominated a move's CPU time). Other databases run the
+        same function through the async engine.
+        """
+        if self._sync_engine is not None and self._executor is not None:
+            engine = self._sync_engine
+
+            def write() -> None:
+                with engine.begin() as connection:
+                    _write_moves(connection, batch)
+
+            await asyncio.get_running_loop().run_in_executor(self._executor, write)
+            return
         async with self._engine().begin() as connection:
-            await connection.execute(
-                moves.insert(),
-                [
-                    {
-                        "room_code": item.code,
-                        "game_no": item.game_no,
-                        "idx": item.index,
-                        "seat": item.seat,
-                        "action": item.action,
-                        "version": item.version,
-                        "created_at": item.created_at,
-                    }
-                    for item in batch
-                ],
-            )
-            for item in batch:
-                if item.result is not None:
-                    await connection.execute(
-                        games.update()
-                        .where(games.c.room_code == item.code, games.c.game_no == item.game_no)
-                        .values(result=item.result, finished_at=item.created_at)
-                    )
-            # The newest version of each room (a batch may hold several moves of one room).
-            newest: dict[str, _MoveWrite] = {}
-            for item in batch:
-                if item.code not in newest or item.version > newest[item.code].version:
-                    newest[item.code] = item
-            ended = {item.code for item in batch if item.result is not None}
-            await connection.execute(
-                rooms.update()
-                .where(rooms.c.code == sa.bindparam("b_code"))
-                .values(version=sa.bindparam("b_version"), updated_at=sa.bindparam("b_at")),
-                [
-                    {"b_code": code, "b_version": item.version, "b_at": item.created_at}
-                    for code, item in newest.items()
-                ],
-            )
-            if ended:
-                await connection.execute(
-                    rooms.update().where(rooms.c.code.in_(ended)).values(status="finished")
-                )
+            await connection.run_sync(_write_moves, batch)
 
     async def delete_room(self, code: str) -> None:
         """Forget a room that never played a game."""
