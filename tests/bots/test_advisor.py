@@ -42,3 +42,19 @@ def test_skyjo_ranks_every_move_by_expected_points() -> None:
     values = [a.value for a in advice]
     assert values == sorted(values)
     assert all(a.reason for a in advice)
+
+
+def test_advice_depends_only_on_what_the_seat_sees() -> None:
+    # Re-dealing every card the seat cannot see must not change a single figure.
+    from cardtable.core import play_random
+    from cardtable.skipbo import GAME as SKIPBO
+    from cardtable.skipbo import SkipBoRules
+
+    for game, rules in ((SKIPBO, SkipBoRules(players=3, stock_size=10)), (SKYJO, SkyjoRules())):
+        state = game.new_state(rules, 11)
+        play_random(state, Rng(11), 30)
+        seat = state.current_player
+        assert seat is not None
+        redealt = state.determinize(seat, Rng(99))
+        assert redealt.to_json() != state.to_json()
+        assert advise(redealt, seat, FEW) == advise(state, seat, FEW)

@@ -118,3 +118,20 @@ def test_nondeterministic_play_is_caught(monkeypatch: pytest.MonkeyPatch) -> Non
     patch(monkeypatch, "_deal", drifting)
     with pytest.raises(ConformanceError, match=r"differ|reproducible|another state"):
         run()
+
+
+def test_a_determinize_that_reads_hidden_cards_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    def peeking(determinize: Any) -> Any:
+        def make(self: SkipBoState, seat: Any, rng: Any) -> SkipBoState:
+            new = determinize(self, seat, rng)
+            # Lets the real top of the draw pile through: a search bot would cheat.
+            if self.draw and self.draw[-1] in new.draw:
+                index = new.draw.index(self.draw[-1])
+                new.draw[index], new.draw[-1] = new.draw[-1], new.draw[index]
+            return new
+
+        return make
+
+    patch(monkeypatch, "determinize", peeking)
+    with pytest.raises(ConformanceError, match=r"determinize\(.*\) depends on cards"):
+        run()

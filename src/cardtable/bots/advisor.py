@@ -10,9 +10,11 @@
 - Skyjo: the expected points of the seat in this round after the move (lower is
   better), from determinized rollouts to the end of the round.
 
-A move that ends the round with the seat among the winners at once is certain
-and ranks first. Estimates only use what the seat can see: every rollout starts
-from ``state.determinize(seat, rng)``.
+A Skip-Bo move that ends the round with the seat among the winners is certain
+and ranks first. Nothing here sees a card the seat cannot see: the advisor
+works on ``state.determinize(seat, rng)`` from the start, so its checks, its
+reasons and every rollout only know what the seat knows. (A Skyjo round ends
+by turning up hidden cards, so no Skyjo move is ranked as a certain win.)
 """
 
 from __future__ import annotations
@@ -56,10 +58,13 @@ def advise(
         raise ValueError(f"seat {seat} is not to move")
     budget = budget or Budget(milliseconds=1000.0, minimum=2)
     rng = Rng(seed)
-    if isinstance(state, SkipBoState):
-        return _advise_skipbo(state, seat, budget, rng)
-    if isinstance(state, SkyjoState):
-        return _advise_skyjo(state, seat, budget, rng)
+    # A re-deal of everything the seat cannot see: the real hidden cards never
+    # reach the checks or the reasons below, whatever state the caller passes.
+    known = state.determinize(seat, rng.spawn())
+    if isinstance(known, SkipBoState):
+        return _advise_skipbo(known, seat, budget, rng)
+    if isinstance(known, SkyjoState):
+        return _advise_skyjo(known, seat, budget, rng)
     raise TypeError(f"no advisor for {type(state).__name__}")
 
 
@@ -183,24 +188,18 @@ def _advise_skyjo(state: SkyjoState, seat: int, budget: Budget, rng: Rng) -> lis
         budget,
         rng,
     )
-    advice = []
-    for estimate in estimates:
-        action = estimate.action
-        wins = _wins_now(state, action, seat)
-        advice.append(
-            (
-                not wins,
-                Advice(
-                    action,
-                    str(state.game.decode(action)),
-                    estimate.extra,
-                    estimate.samples,
-                    _skyjo_reason(state, seat, action),
-                ),
-            )
+    advice = [
+        Advice(
+            estimate.action,
+            str(state.game.decode(estimate.action)),
+            estimate.extra,
+            estimate.samples,
+            _skyjo_reason(state, seat, estimate.action),
         )
-    advice.sort(key=lambda item: (item[0], item[1].value, item[1].action))
-    return [item[1] for item in advice]
+        for estimate in estimates
+    ]
+    advice.sort(key=lambda item: (item.value, item.action))
+    return advice
 
 
 def _skyjo_reason(state: SkyjoState, seat: int, action: int) -> str:

@@ -4,8 +4,8 @@ Plays random games to the end and, after moves, checks what the protocol
 promises: clones equal and independent, JSON snapshots round trip, the action
 mask equals the legal moves, moves decode and encode back, an illegal action is
 refused and changes nothing, replaying the history gives the same state, views
-are JSON-safe and leak nothing a seat may not see, cards are conserved, and the
-game ends.
+are JSON-safe and leak nothing a seat may not see, ``determinize`` depends on
+nothing the seat cannot see, cards are conserved, and the game ends.
 
 The leak check is generic: a seat's view must not change when everything that
 seat cannot see is re-dealt (``determinize``). A view that showed a hidden card
@@ -105,6 +105,9 @@ def check_state(state: GameState[Any], where: str, rng: Rng, deep: bool = True) 
             _fail(where, f"determinize({seat}) does not conserve cards")
         if other.view(seat) != view:
             _fail(where, f"view({seat}) depends on cards that seat cannot see")
+        probe_seed = rng.next64()
+        if other.determinize(seat, Rng(probe_seed)) != state.determinize(seat, Rng(probe_seed)):
+            _fail(where, f"determinize({seat}) depends on cards that seat cannot see")
         if other.legal_actions() != legal and seat == state.current_player:
             _fail(where, f"determinize({seat}) changed the mover's legal moves")
 

@@ -489,6 +489,8 @@ class SkipBoState(GameState[Move]):
         for stock in self.stocks:
             pool += stock[:-1]
         pool += self.draw
+        # Sorting first makes the re-deal a function of what the seat knows alone.
+        pool.sort()
         rng.shuffle(pool)
         for other in range(self.n):
             if other != seat:

@@ -429,12 +429,15 @@ class SkyjoState(GameState[Move]):
             for seat_ in range(self.n)
             for pos in layout.MASK_POSITIONS[self.down[seat_] & self.present[seat_]]
         ]
-        hidden = [other.cards[index] for index in slots]
+        # Sorting first makes the re-deal a function of what the seat knows alone.
+        hidden = sorted(other.cards[index] for index in slots)
         if self.reshuffled:
             rng.shuffle(hidden)
+            other.draw.sort()
             rng.shuffle(other.draw)
         else:
             hidden += other.draw
+            hidden.sort()
             rng.shuffle(hidden)
             other.draw = hidden[len(slots) :]
         for index, card in zip(slots, hidden, strict=False):
