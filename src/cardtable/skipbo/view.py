@@ -8,38 +8,52 @@ cards below the top and the draw order.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import functools
+from typing import TYPE_CHECKING, Any
 
 from ..core import JSON
+from .rules import SkipBoRules
 
 if TYPE_CHECKING:
     from .state import SkipBoState
+
+
+@functools.lru_cache(maxsize=64)
+def _rules_json(rules: SkipBoRules) -> dict[str, Any]:
+    return rules.to_json()
+
+
+def rules_json(rules: SkipBoRules) -> dict[str, Any]:
+    """``rules.to_json()`` (a fresh dict each time), computed once per rules object."""
+    return dict(_rules_json(rules))
 
 
 def build_view(state: SkipBoState, seat: int | None) -> JSON:
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < state.n):
         raise ValueError(f"seat must be None or 0..{state.n - 1}, got {seat!r}")
     rules = state.rules
+    n = state.n
+    teams = rules.teams
+    partners, hand_sizes, scores = state.partners, state.hand_sizes, state.scores
     players = []
-    for owner in range(state.n):
-        stock = state.stocks[owner]
+    for owner, (stock, piles) in enumerate(zip(state.stocks, state.discards, strict=True)):
         players.append(
             {
                 "seat": owner,
-                "team": owner % (state.n // 2) if rules.teams else None,
-                "partner": state.partners[owner],
-                "hand_size": state.hand_sizes[owner],
+                "team": owner % (n // 2) if teams else None,
+                "partner": partners[owner],
+                "hand_size": hand_sizes[owner],
                 "stock_size": len(stock),
                 "stock_top": stock[-1] if stock else None,
-                "discards": [pile[:] for pile in state.discards[owner]],
-                "score": state.scores[owner],
+                "discards": [pile[:] for pile in piles],
+                "score": scores[owner],
             }
         )
     result = state.result()
     view: JSON = {
         "game": "skipbo",
         "seat": seat,
-        "rules": rules.to_json(),
+        "rules": rules_json(rules),
         "round": state.round_index + 1,
         "turn": state.turns,
         "current": state.current_player,

@@ -9,9 +9,23 @@ is shown.
 
 from __future__ import annotations
 
+import functools
+from typing import Any
+
 from ..core import JSON
 from . import cards as layout
+from .rules import SkyjoRules
 from .state import DRAWN, PHASES, TAKEN, SkyjoState
+
+
+@functools.lru_cache(maxsize=64)
+def _rules_json(rules: SkyjoRules) -> dict[str, Any]:
+    return rules.to_json()
+
+
+def rules_json(rules: SkyjoRules) -> dict[str, Any]:
+    """``rules.to_json()`` (a fresh dict each time), computed once per rules object."""
+    return dict(_rules_json(rules))
 
 
 def _status(present: int, down: int, pos: int) -> str:
@@ -20,23 +34,45 @@ def _status(present: int, down: int, pos: int) -> str:
     return "down" if down >> pos & 1 else "up"
 
 
+#: The 12 statuses of a grid per ``(present, down)``, filled on first use (views are
+#: built at every move, so the per-position work is done once per pair of masks).
+_STATUSES: dict[tuple[int, int], tuple[str, ...]] = {}
+_STATUSES_LIMIT = 1 << 15
+
+
+def _statuses(present: int, down: int) -> tuple[str, ...]:
+    key = (present, down)
+    row = _STATUSES.get(key)
+    if row is None:
+        if len(_STATUSES) >= _STATUSES_LIMIT:
+            _STATUSES.clear()
+        row = _STATUSES[key] = tuple(_status(present, down, p) for p in range(layout.SLOTS))
+    return row
+
+
 def seat_view(state: SkyjoState, seat: int | None) -> JSON:
     """The view of ``seat`` (None: a spectator); JSON-safe."""
     n = state.n
+    slots = layout.SLOTS
+    positions = layout.MASK_POSITIONS
+    full = layout.FULL
+    cards = state.cards
     grids: list[list[int | None]] = []
     status: list[list[str]] = []
     for owner in range(n):
-        present, down, base = state.present[owner], state.down[owner], owner * layout.SLOTS
-        up = present & ~down
-        grids.append([state.cards[base + p] if up >> p & 1 else None for p in range(layout.SLOTS)])
-        status.append([_status(present, down, p) for p in range(layout.SLOTS)])
+        present, down, base = state.present[owner], state.down[owner], owner * slots
+        grid: list[int | None] = list(cards[base : base + slots])
+        for p in positions[full & ~(present & ~down)]:  # face down or removed
+            grid[p] = None
+        grids.append(grid)
+        status.append(list(_statuses(present, down)))
     current = state.current_player
     held_from = {DRAWN: "draw", TAKEN: "discard"}.get(state.phase)
     return {
         "game": "skyjo",
         "seat": seat,
         "players": n,
-        "rules": state.rules.to_json(),
+        "rules": rules_json(state.rules),
         "round": state.round,
         "phase": PHASES[state.phase],
         "current_player": current,
