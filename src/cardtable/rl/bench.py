@@ -12,6 +12,9 @@ action with its observation and action mask computed:
 - ``gym xN``: ``SyncVectorEnv`` of N such envs; steps = N per vector step.
 
 The bots' own moves inside a Gymnasium step are counted separately as engine moves.
+Each figure is given per second of wall-clock time and per second of this process's
+CPU time: on a machine shared with other work the second is the steadier one (the
+header shows the load average when the run started).
 """
 
 from __future__ import annotations
@@ -51,10 +54,15 @@ class RlFigure:
     steps: int
     seconds: float
     engine_moves: int
+    cpu_seconds: float = 0.0
 
     @property
     def per_second(self) -> float:
         return self.steps / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def per_cpu_second(self) -> float:
+        return self.steps / self.cpu_seconds if self.cpu_seconds > 0 else 0.0
 
     def to_json(self) -> JSON:
         return {
@@ -62,6 +70,8 @@ class RlFigure:
             "steps": self.steps,
             "seconds": self.seconds,
             "steps_per_second": self.per_second,
+            "cpu_seconds": self.cpu_seconds,
+            "steps_per_cpu_second": self.per_cpu_second,
             "engine_moves": self.engine_moves,
         }
 
@@ -75,6 +85,7 @@ def _bench_aec(game_name: str, rules: RulesBase, seconds: float) -> RlFigure:
     env.reset(seed=0)
     rng = Rng(0)
     steps = 0
+    cpu_start = time.process_time()
     start = time.perf_counter()
     deadline = start + seconds
     while True:
@@ -91,7 +102,7 @@ def _bench_aec(game_name: str, rules: RulesBase, seconds: float) -> RlFigure:
         if steps % 256 == 0 and time.perf_counter() >= deadline:
             break
     elapsed = time.perf_counter() - start
-    return RlFigure("aec", steps, elapsed, steps)
+    return RlFigure("aec", steps, elapsed, steps, time.process_time() - cpu_start)
 
 
 def _bench_gym(
@@ -105,6 +116,7 @@ def _bench_gym(
     _, infos = envs.reset(seed=0)
     rng = Rng(0)
     steps = 0
+    cpu_start = time.process_time()
     start = time.perf_counter()
     moves_before = sum(len(env.game_state.history) for env in _inner(envs))
     finished_moves = 0
@@ -124,10 +136,11 @@ def _bench_gym(
         if time.perf_counter() >= deadline:
             break
     elapsed = time.perf_counter() - start
+    cpu = time.process_time() - cpu_start
     moves = finished_moves + sum(len(env.game_state.history) for env in _inner(envs))
     envs.close()
     label = f"gym x{num_envs}"
-    return RlFigure(label, steps, elapsed, moves - moves_before)
+    return RlFigure(label, steps, elapsed, moves - moves_before, cpu)
 
 
 def _inner(envs: Any) -> list[Any]:
@@ -144,27 +157,53 @@ def run_rl_bench(
     return figures
 
 
-def format_rl_bench(title: str, rules: RulesBase, figures: list[RlFigure]) -> str:
+def load_average() -> tuple[float, float, float] | None:
+    """The 1, 5 and 15 minute load averages, or None where the system has none."""
+    import os
+
+    try:
+        return os.getloadavg()
+    except (AttributeError, OSError):  # pragma: no cover - not on Linux or macOS
+        return None
+
+
+def format_rl_bench(
+    title: str,
+    rules: RulesBase,
+    figures: list[RlFigure],
+    load: tuple[float, float, float] | None = None,
+) -> str:
     import platform
 
     lines = [
         f"{title} RL environments, one core, Python {platform.python_version()}",
         f"rules: {rules.to_json()}",
-        f"{'environment':<12} {'steps':>9} {'seconds':>8} {'steps/s':>10} {'engine moves/s':>15}",
     ]
+    if load is not None:
+        lines.append("load average at the start: " + ", ".join(f"{x:.2f}" for x in load))
+    lines.append(
+        f"{'environment':<12} {'steps':>9} {'seconds':>8} {'steps/s':>10} "
+        f"{'steps/cpu-s':>12} {'engine moves/s':>15}"
+    )
     for figure in figures:
         moves = figure.engine_moves / figure.seconds if figure.seconds > 0 else 0.0
         lines.append(
             f"{figure.name:<12} {figure.steps:>9} {figure.seconds:>8.2f} "
-            f"{figure.per_second:>10,.0f} {moves:>15,.0f}"
+            f"{figure.per_second:>10,.0f} {figure.per_cpu_second:>12,.0f} {moves:>15,.0f}"
         )
     return "\n".join(lines)
 
 
 def rl_bench_command(game_name: str, title: str, rules: RulesBase, args: Any) -> JSON:
     """Run the benchmark for the command line, print it, and return the figures as JSON."""
+    load = load_average()
     figures = run_rl_bench(
         game_name, rules, seconds=args.seconds, num_envs=args.envs, bots=args.rl_bots
     )
-    print(format_rl_bench(title, rules, figures))
-    return {"game": game_name, "rules": rules.to_json(), "rl": [f.to_json() for f in figures]}
+    print(format_rl_bench(title, rules, figures, load))
+    return {
+        "game": game_name,
+        "rules": rules.to_json(),
+        "load_average": None if load is None else list(load),
+        "rl": [f.to_json() for f in figures],
+    }
