@@ -8,7 +8,6 @@ import json
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -22,19 +21,15 @@ from websockets.sync.client import connect
 
 from cardtable.games import get_game
 
+from ..live_server import free_port
+
 STARTUP = 30.0
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 class Server:
     def __init__(self, data: Path) -> None:
         self.data = data
-        self.port = _free_port()
+        self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
 
     @property

@@ -6,8 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import socket
-import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -22,48 +20,15 @@ from cardtable.tui.app import TableApp, TextScreen, make_app
 from cardtable.tui.command import PlayError, check_mode
 from cardtable.tui.remote import RemoteError, RemoteGame, load_seat, parse_target
 
+from ..live_server import running_server
 from .helpers import keys_for
 from .test_command import parse
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    import uvicorn
-
-    from cardtable.server.app import create_app
-    from cardtable.server.config import ServerConfig
-
-    config = ServerConfig(
-        data_dir=tmp_path_factory.mktemp("tui-server"),
-        bot_pause=0.0,
-        grace_seconds=600.0,
-        rate_per_second=1000.0,
-        rate_burst=1000,
-        sweep_seconds=3600.0,
-    )
-    port = _free_port()
-    uv = uvicorn.Server(
-        uvicorn.Config(
-            create_app(config), host="127.0.0.1", port=port, log_level="warning", lifespan="on"
-        )
-    )
-    thread = threading.Thread(target=uv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not uv.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the table server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    uv.should_exit = True
-    thread.join(timeout=10)
+    with running_server(tmp_path_factory.mktemp("tui-server")) as url:
+        yield url
 
 
 def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,58 @@
+"""A real table server on a free loopback port, in a thread, for end-to-end tests."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@contextlib.contextmanager
+def running_server(data_dir: Path, **settings: Any) -> Iterator[str]:
+    """Serve the app with test-friendly settings (no bot pause, no rate limit); yield its URL."""
+    import uvicorn
+
+    from cardtable.server.app import create_app
+    from cardtable.server.config import ServerConfig
+
+    options: dict[str, Any] = {
+        "bot_pause": 0.0,
+        "grace_seconds": 600.0,
+        "rate_per_second": 1000.0,
+        "rate_burst": 1000,
+        "sweep_seconds": 3600.0,
+    }
+    options.update(settings)
+    port = free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(
+            create_app(ServerConfig(data_dir=data_dir, **options)),
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            lifespan="on",
+        )
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the table server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
