@@ -28,6 +28,8 @@ def test_loadtest_plays_two_rooms_without_errors(tmp_path, capsys):
     assert report["errors"] == 0, report["error_kinds"]
     assert report["lost_moves"] == 0
     assert report["server_rss_mib"]["peak"] > 0
+    assert report["cpu_s_during_play"]["server"] > 0
+    assert sum(second["moves"] for second in report["timeline"]) == report["moves_acked"]
     printed = capsys.readouterr().out
     assert "latency (mover)" in printed and "lost moves" in printed
 
@@ -73,7 +75,8 @@ def test_report_table_names_every_figure():
         "latency_mover": latency, "latency_all_seats": latency, "errors": 1,
         "error_kinds": {"http_429": 1}, "lost_moves": 0,
         "server_rss_mib": {"idle": None, "rooms_ready": None, "peak": None, "end": None},
+        "cpu_s_during_play": {"server": None, "loadtest": 0.5},
         "loadavg_before": [1.0, 1.0, 1.0], "loadavg_after": [1.0, 1.0, 1.0], "cpus": 2,
     }  # fmt: skip
     table = format_report(report)
-    assert "http_429" in table and "p99 n/a" in table
+    assert "http_429" in table and "p99 n/a" in table and "load test 0.5 s" in table

@@ -40,7 +40,7 @@ import time
 import urllib.error
 import urllib.request
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +78,16 @@ def rss_bytes(pid: int) -> int | None:
             parts = line.split()
             return int(parts[1]) * 1024 if parts[1:] and parts[1].isdigit() else None
     return None
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """User plus system CPU time of process ``pid`` (``/proc/PID/stat``), None if unreadable."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text(encoding="ascii", errors="replace")
+        fields = text.rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def free_port() -> int:
@@ -151,6 +161,26 @@ def percentile(values: list[float], fraction: float) -> float | None:
     return ordered[rank - 1]
 
 
+def timeline(times: list[tuple[float, float]], start: float) -> list[dict[str, Any]]:
+    """Per second of play: moves sent that second, their p50/p99/max mover latency (ms)."""
+    seconds: dict[int, list[float]] = {}
+    for sent, latency in times:
+        seconds.setdefault(int(sent - start), []).append(latency)
+    rows = []
+    for second in sorted(seconds):
+        summary = latency_summary(seconds[second])
+        rows.append(
+            {
+                "second": second,
+                "moves": summary["count"],
+                "p50_ms": summary["p50_ms"],
+                "p99_ms": summary["p99_ms"],
+                "max_ms": summary["max_ms"],
+            }
+        )
+    return rows
+
+
 def latency_summary(seconds: list[float]) -> dict[str, float | int | None]:
     def ms(value: float | None) -> float | None:
         return None if value is None else round(value * 1000, 2)
@@ -167,6 +197,8 @@ def latency_summary(seconds: list[float]) -> dict[str, float | int | None]:
 @dataclasses.dataclass
 class Stats:
     mover_latency: list[float] = dataclasses.field(default_factory=list)
+    #: (send time, mover latency) of every acknowledged move, for the timeline.
+    mover_times: list[tuple[float, float]] = dataclasses.field(default_factory=list)
     all_latency: list[float] = dataclasses.field(default_factory=list)
     errors: Counter[str] = dataclasses.field(default_factory=Counter)
     moves_sent: int = 0
@@ -348,6 +380,7 @@ class RoomDriver:
                 pending.acked = True
                 self.stats.moves_acked += 1
                 self.stats.mover_latency.append(now - pending.sent)
+                self.stats.mover_times.append((pending.sent, now - pending.sent))
                 self.acked.append((pending.game_no, pending.version, pending.seat, pending.action))
             else:
                 self.stats.error("wrong_move_broadcast")
@@ -509,9 +542,19 @@ async def run_loadtest(options: LoadOptions) -> dict[str, Any]:
     ]
     setup_seconds = time.perf_counter() - setup_started
     rss_ready = None if options.server_pid is None else rss_bytes(options.server_pid)
+    pid = options.server_pid
+    server_cpu_before = None if pid is None else cpu_seconds(pid)
+    own_cpu_before = time.process_time()
     started = time.perf_counter()
     await asyncio.gather(*(room.run(started + options.duration) for room in ready))
     played = time.perf_counter() - started
+    own_cpu = time.process_time() - own_cpu_before
+    server_cpu_after = None if pid is None else cpu_seconds(pid)
+    server_cpu = (
+        None
+        if server_cpu_before is None or server_cpu_after is None
+        else server_cpu_after - server_cpu_before
+    )
     lost = sum(await asyncio.gather(*(room.check() for room in ready)))
     load_after = os.getloadavg()
     stop_sampling.set()
@@ -549,10 +592,16 @@ async def run_loadtest(options: LoadOptions) -> dict[str, Any]:
             "peak": mib(max(stats.rss_samples) if stats.rss_samples else None),
             "end": mib(rss_end),
         },
+        "cpu_s_during_play": {
+            "server": None if server_cpu is None else round(server_cpu, 2),
+            "loadtest": round(own_cpu, 2),
+        },
         "loadavg_before": [round(value, 2) for value in load_before],
         "loadavg_after": [round(value, 2) for value in load_after],
         "cpus": os.cpu_count(),
         "compression": options.compression,
+        "event_loop": type(asyncio.get_running_loop()).__module__.split(".")[0],
+        "timeline": timeline(stats.mover_times, started),
     }
 
 
@@ -585,6 +634,11 @@ def format_report(report: dict[str, Any]) -> str:
             "server RSS (MiB)",
             f"idle {text(rss['idle'])}, rooms ready {text(rss['rooms_ready'])}, "
             f"peak {text(rss['peak'])}, end {text(rss['end'])}",
+        ),
+        (
+            "CPU during play",
+            f"server {text(report['cpu_s_during_play']['server'])} s, "
+            f"load test {text(report['cpu_s_during_play']['loadtest'])} s",
         ),
         (
             "load average",
@@ -676,6 +730,17 @@ def _raise_file_limit(connections: int) -> None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (new, hard))
 
 
+def _run(main: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:
+    """Run on uvloop when it is installed (uvicorn's standard extra brings it), as the
+    server does, so the players' own overhead stays small."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(main)
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(main)
+
+
 def run_loadtest_command(args: argparse.Namespace) -> dict[str, Any]:
     """Run the load test the arguments describe, print the table, write ``--json``."""
     _raise_file_limit(args.rooms * args.seats)
@@ -695,7 +760,7 @@ def run_loadtest_command(args: argparse.Namespace) -> dict[str, Any]:
         if args.spawn:
             url, pid = stack.enter_context(spawned_server(args.rooms))
             options = dataclasses.replace(options, url=url, server_pid=pid)
-        report = asyncio.run(run_loadtest(options))
+        report = _run(run_loadtest(options))
     print(format_report(report), flush=True)
     if args.json is not None:
         args.json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
