@@ -202,6 +202,22 @@ class TableApp(App[None]):
         raise NotImplementedError
 
     def round_page(self, view: JSON, event: JSON) -> Text:
+        """The round summary: the game's own heading, then points and totals per seat."""
+        w = self.words
+        page = Text(w("summary.round", round=event["round"]) + "\n\n", style="bold")
+        page.append_text(self.round_heading(event))
+        page.append("\n\n")
+        page.append(f"  {'':<28} {w('summary.points'):>7} {w('summary.total'):>7}\n", style="dim")
+        totals = event[self.ROUND_TOTALS]
+        for seat, points in enumerate(event["points"]):
+            page.append(f"  {w.who(seat):<28} {points:>7} {totals[seat]:>7}\n")
+        page.append("\n" + w("summary.continue"), style="dim")
+        return page
+
+    ROUND_TOTALS: ClassVar[str]
+    """The key of the round-end event that holds each seat's running total."""
+
+    def round_heading(self, event: JSON) -> Text:
         raise NotImplementedError
 
     def final_page(self, view: JSON) -> Text:
@@ -303,20 +319,14 @@ class SkyjoApp(TableApp):
             text.append(w("status.waiting", who=w.who(current)))
         return text
 
-    def round_page(self, view: JSON, event: JSON) -> Text:
+    ROUND_TOTALS = "totals"
+
+    def round_heading(self, event: JSON) -> Text:
         w = self.words
-        page = Text(w("summary.round", round=event["round"]) + "\n\n", style="bold")
-        page.append(w("skyjo.closed_by", who=w.who(event["closer"])))
+        heading = Text(w("skyjo.closed_by", who=w.who(event["closer"])))
         if event["doubled"]:
-            page.append(" " + w("skyjo.doubled"), style="bold red")
-        page.append("\n\n")
-        page.append(f"  {'':<28} {w('summary.points'):>7} {w('summary.total'):>7}\n", style="dim")
-        for seat in range(len(event["points"])):
-            page.append(
-                f"  {w.who(seat):<28} {event['points'][seat]:>7} {event['totals'][seat]:>7}\n"
-            )
-        page.append("\n" + w("summary.continue"), style="dim")
-        return page
+            heading.append(" " + w("skyjo.doubled"), style="bold red")
+        return heading
 
     def final_page(self, view: JSON) -> Text:
         w = self.words
@@ -413,18 +423,10 @@ class SkipBoApp(TableApp):
     def sort_key(self, total: int) -> int:
         return -total
 
-    def round_page(self, view: JSON, event: JSON) -> Text:
-        w = self.words
-        page = Text(w("summary.round", round=event["round"]) + "\n\n", style="bold")
-        line = self.words.event(event) or ""
-        page.append(line + "\n\n")
-        page.append(f"  {'':<28} {w('summary.points'):>7} {w('summary.total'):>7}\n", style="dim")
-        for seat in range(len(event["points"])):
-            page.append(
-                f"  {w.who(seat):<28} {event['points'][seat]:>7} {event['scores'][seat]:>7}\n"
-            )
-        page.append("\n" + w("summary.continue"), style="dim")
-        return page
+    ROUND_TOTALS = "scores"
+
+    def round_heading(self, event: JSON) -> Text:
+        return Text(self.words.event(event) or "")
 
     def final_page(self, view: JSON) -> Text:
         w = self.words
