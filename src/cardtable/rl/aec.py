@@ -5,9 +5,10 @@ API of PettingZoo 1.24+:
 
 - agents ``player_0 .. player_{n-1}`` are the seats; ``agent_selection`` is the
   seat to move (Skip-Bo turns take several steps, Skyjo turns two);
-- ``observe(agent)`` is ``{"observation": float32 vector, "action_mask": int8}``
-  built from ``state.view(seat)`` alone; the mask is all zeros for an agent that
-  is not to move;
+- ``observe(agent)`` is ``{"observation": float32 vector, "action_mask": int8}``;
+  the vector carries exactly what ``state.view(seat)`` shows (the encoder reads the
+  state's public fields and is tested equal to the view-based reference encoder);
+  the mask is all zeros for an agent that is not to move;
 - rewards arrive when a round or the game ends (``reward_at``), as win/loss
   (+1 / -1, 0 for all on a blocked game or a tie of everyone) or as points
   (``reward="score"``: Skyjo points count against, so they are negated);

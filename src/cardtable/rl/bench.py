@@ -8,8 +8,10 @@ action with its observation and action mask computed:
 
 - ``aec``: the PettingZoo AEC env, every seat playing uniformly random legal moves,
   ``observe()`` called for the agent to move before every step;
-- ``gym x1``: one single-agent Gymnasium env (learner random, bots ``--rl-bots``);
-- ``gym xN``: ``SyncVectorEnv`` of N such envs; steps = N per vector step.
+- ``gym``: one single-agent Gymnasium env stepped directly, reset when its game ends
+  (learner random, bots ``--rl-bots``);
+- ``gym xN``: ``SyncVectorEnv`` of N such envs; steps = N per vector step (its
+  own batching and copying included).
 
 The bots' own moves inside a Gymnasium step are counted separately as engine moves.
 Each figure is given per second of wall-clock time and per second of this process's
@@ -105,6 +107,35 @@ def _bench_aec(game_name: str, rules: RulesBase, seconds: float) -> RlFigure:
     return RlFigure("aec", steps, elapsed, steps, time.process_time() - cpu_start)
 
 
+def _bench_single(game_name: str, rules: RulesBase, seconds: float, bots: str) -> RlFigure:
+    import numpy as np
+
+    from .gym_env import gym_env
+
+    env = gym_env(game_name, rules=rules, opponents=bots)
+    _, info = env.reset(seed=0)
+    rng = Rng(0)
+    steps = 0
+    finished_moves = 0
+    cpu_start = time.process_time()
+    start = time.perf_counter()
+    moves_before = len(env.game_state.history)
+    deadline = start + seconds
+    while True:
+        legal = np.flatnonzero(info["action_mask"])
+        _, _, terminated, _, info = env.step(int(legal[rng.below(len(legal))]))
+        steps += 1
+        if terminated:
+            finished_moves += len(env.game_state.history)
+            _, info = env.reset()
+        if steps % 256 == 0 and time.perf_counter() >= deadline:
+            break
+    elapsed = time.perf_counter() - start
+    cpu = time.process_time() - cpu_start
+    moves = finished_moves + len(env.game_state.history) - moves_before
+    return RlFigure("gym", steps, elapsed, moves, cpu)
+
+
 def _bench_gym(
     game_name: str, rules: RulesBase, seconds: float, num_envs: int, bots: str
 ) -> RlFigure:
@@ -152,7 +183,7 @@ def run_rl_bench(
 ) -> list[RlFigure]:
     """Measure the three figures, splitting ``seconds`` between them."""
     share = seconds / 3
-    figures = [_bench_aec(game_name, rules, share), _bench_gym(game_name, rules, share, 1, bots)]
+    figures = [_bench_aec(game_name, rules, share), _bench_single(game_name, rules, share, bots)]
     figures.append(_bench_gym(game_name, rules, share, num_envs, bots))
     return figures
 

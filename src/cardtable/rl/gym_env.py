@@ -2,8 +2,10 @@
 
 ``gymnasium.make("cardtable/Skyjo-v0", opponents="greedy")`` or ``SkyjoGymEnv(...)``.
 
-- The observation is the learner's float32 vector (see docs/rl.md), built from
-  ``state.view(seat)`` alone; ``info["action_mask"]`` (int8) marks the legal actions.
+- The observation is the learner's float32 vector (see docs/rl.md): exactly what
+  ``state.view(seat)`` shows, read from the state's public fields (tested equal to
+  the view-based reference encoder); ``info["action_mask"]`` (int8) marks the legal
+  actions.
 - One ``step`` is one action of the learner, followed by the bots' moves until the
   learner is to move again or the game is over. Its reward sums what the learner
   earned meanwhile (round or game end, win/loss or points, as in the AEC env).
