@@ -76,7 +76,9 @@ def test_report_table_names_every_figure():
         "error_kinds": {"http_429": 1}, "lost_moves": 0,
         "server_rss_mib": {"idle": None, "rooms_ready": None, "peak": None, "end": None},
         "cpu_s_during_play": {"server": None, "loadtest": 0.5},
+        "main_thread_sched": {"server": None, "loadtest": {"on_cpu_s": 0.4, "waiting_s": 0.1}},
         "loadavg_before": [1.0, 1.0, 1.0], "loadavg_after": [1.0, 1.0, 1.0], "cpus": 2,
     }  # fmt: skip
     table = format_report(report)
     assert "http_429" in table and "p99 n/a" in table and "load test 0.5 s" in table
+    assert "0.1 s waiting for a CPU" in table

@@ -90,6 +90,24 @@ def cpu_seconds(pid: int) -> float | None:
         return None
 
 
+def sched_seconds(pid: int) -> tuple[float, float] | None:
+    """Seconds the main thread of ``pid`` ran on a CPU and waited for one (runnable but
+    not scheduled), from ``/proc/PID/schedstat``; None if unreadable."""
+    try:
+        fields = Path(f"/proc/{pid}/schedstat").read_text(encoding="ascii").split()
+        return int(fields[0]) / 1e9, int(fields[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def _sched_delta(
+    before: tuple[float, float] | None, after: tuple[float, float] | None
+) -> dict[str, float] | None:
+    if before is None or after is None:
+        return None
+    return {"on_cpu_s": round(after[0] - before[0], 2), "waiting_s": round(after[1] - before[1], 2)}
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -545,10 +563,14 @@ async def run_loadtest(options: LoadOptions) -> dict[str, Any]:
     pid = options.server_pid
     server_cpu_before = None if pid is None else cpu_seconds(pid)
     own_cpu_before = time.process_time()
+    server_sched_before = None if pid is None else sched_seconds(pid)
+    own_sched_before = sched_seconds(os.getpid())
     started = time.perf_counter()
     await asyncio.gather(*(room.run(started + options.duration) for room in ready))
     played = time.perf_counter() - started
     own_cpu = time.process_time() - own_cpu_before
+    server_sched = _sched_delta(server_sched_before, None if pid is None else sched_seconds(pid))
+    own_sched = _sched_delta(own_sched_before, sched_seconds(os.getpid()))
     server_cpu_after = None if pid is None else cpu_seconds(pid)
     server_cpu = (
         None
@@ -596,6 +618,8 @@ async def run_loadtest(options: LoadOptions) -> dict[str, Any]:
             "server": None if server_cpu is None else round(server_cpu, 2),
             "loadtest": round(own_cpu, 2),
         },
+        # The event-loop threads: time on a CPU and time runnable but waiting for one.
+        "main_thread_sched": {"server": server_sched, "loadtest": own_sched},
         "loadavg_before": [round(value, 2) for value in load_before],
         "loadavg_after": [round(value, 2) for value in load_after],
         "cpus": os.cpu_count(),
@@ -603,6 +627,12 @@ async def run_loadtest(options: LoadOptions) -> dict[str, Any]:
         "event_loop": type(asyncio.get_running_loop()).__module__.split(".")[0],
         "timeline": timeline(stats.mover_times, started),
     }
+
+
+def _sched_text(sched: dict[str, float] | None) -> str:
+    if sched is None:
+        return "n/a"
+    return f"{sched['on_cpu_s']} s on CPU, {sched['waiting_s']} s waiting for a CPU"
 
 
 def format_report(report: dict[str, Any]) -> str:
@@ -639,6 +669,11 @@ def format_report(report: dict[str, Any]) -> str:
             "CPU during play",
             f"server {text(report['cpu_s_during_play']['server'])} s, "
             f"load test {text(report['cpu_s_during_play']['loadtest'])} s",
+        ),
+        (
+            "event loop threads",
+            f"server {_sched_text(report['main_thread_sched']['server'])}; "
+            f"load test {_sched_text(report['main_thread_sched']['loadtest'])}",
         ),
         (
             "load average",
