@@ -198,8 +198,11 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 class Storage:
     """The database behind a table server."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, writer_thread: bool = True) -> None:
+        """``writer_thread``: with an SQLite file, commit moves from a thread of its own
+        (False runs them through the async engine, as for every other database)."""
         self.url = url
+        self.writer_thread = writer_thread
         self.engine: AsyncEngine | None = None
         self._queued: list[_MoveWrite] = []
         self._writer: asyncio.Task[None] | None = None
@@ -224,7 +227,7 @@ class Storage:
         async with engine.begin() as connection:
             await connection.run_sync(_run_upgrade)
         url = sa.engine.make_url(self.url)
-        if self.is_sqlite and url.database not in (None, "", ":memory:"):
+        if self.writer_thread and self.is_sqlite and url.database not in (None, "", ":memory:"):
             self._sync_engine = sa.create_engine(url.set(drivername="sqlite"))
             sa.event.listen(self._sync_engine, "connect", _sqlite_pragmas)
             self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db-writer")
