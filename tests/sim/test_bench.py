@@ -17,6 +17,7 @@ def test_bench_runs_and_reports_positive_figures():
     ]
     for row in report.rows:
         assert row.count > 0 and row.seconds > 0 and row.per_second > 0
+        assert row.cpu_seconds > 0 and row.per_cpu_second > 0
     for name in names[:3]:
         games_per_second = report.row(name).games_per_second
         assert games_per_second is not None and games_per_second > 0

@@ -3,10 +3,15 @@
 Every measurement plays or inspects seeded games, so two runs do the same work;
 only the clock differs. Dealing is inside the timed region because a game cannot
 be played without it, so moves per second is a whole-game figure.
+
+Each row is timed twice: by the wall clock and by the process's CPU time. On a
+machine shared with other work the wall-clock rate drops while the rate per CPU
+second stays what one core delivers; the load average is reported with them.
 """
 
 from __future__ import annotations
 
+import os
 import platform
 import time
 from collections.abc import Callable
@@ -30,10 +35,15 @@ class Throughput:
     count: int
     seconds: float
     games: int | None = None
+    cpu_seconds: float = 0.0
 
     @property
     def per_second(self) -> float:
         return self.count / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def per_cpu_second(self) -> float:
+        return self.count / self.cpu_seconds if self.cpu_seconds > 0 else 0.0
 
     @property
     def games_per_second(self) -> float | None:
@@ -48,6 +58,8 @@ class Throughput:
             "count": self.count,
             "seconds": self.seconds,
             "per_second": self.per_second,
+            "cpu_seconds": self.cpu_seconds,
+            "per_cpu_second": self.per_cpu_second,
             "games": self.games,
             "games_per_second": self.games_per_second,
         }
@@ -59,6 +71,7 @@ class BenchReport:
     rules: JSON
     python: str
     rows: tuple[Throughput, ...]
+    load_average: float | None = None
 
     def row(self, name: str) -> Throughput:
         for row in self.rows:
@@ -71,6 +84,7 @@ class BenchReport:
             "game": self.game,
             "rules": self.rules,
             "python": self.python,
+            "load_average": self.load_average,
             "rows": [row.to_json() for row in self.rows],
         }
 
@@ -106,6 +120,7 @@ def _time_games(
 ) -> Throughput:
     moves = played = 0
     rng = Rng(0xBE4C)
+    cpu_start = time.process_time()
     start = time.perf_counter()
     while budget.more_games(played, time.perf_counter() - start):
         state = game.new_state(rules, played)
@@ -116,7 +131,8 @@ def _time_games(
             apply(policy(state, rng))
             moves += 1
         played += 1
-    return Throughput(name, "moves", moves, time.perf_counter() - start, played)
+    elapsed = time.perf_counter() - start
+    return Throughput(name, "moves", moves, elapsed, played, time.process_time() - cpu_start)
 
 
 def _sample_positions(game: Game[Any], rules: RulesBase) -> list[GameState[Any]]:
@@ -145,6 +161,7 @@ def _time_calls(
     budget: _Budget,
 ) -> Throughput:
     count = 0
+    cpu_start = time.process_time()
     start = time.perf_counter()
     while True:
         for state in positions:
@@ -153,7 +170,9 @@ def _time_calls(
         elapsed = time.perf_counter() - start
         # With a fixed number of games the work is fixed too: one pass over the positions.
         if budget.games is not None or elapsed >= budget.seconds:
-            return Throughput(name, unit, count, elapsed)
+            return Throughput(
+                name, unit, count, elapsed, cpu_seconds=time.process_time() - cpu_start
+            )
 
 
 def _view_of_mover(state: GameState[Any]) -> object:
@@ -196,6 +215,7 @@ def run_bench(
     """
     if seconds <= 0 and games is None:
         raise ValueError("give a positive time budget or a number of games")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     greedy = _greedy_policy_factory(game, bot_factory)
     budget = _Budget(seconds / (4 if greedy is None else 5), games)
 
@@ -211,4 +231,4 @@ def run_bench(
     positions = _sample_positions(game, rules)
     rows.append(_time_calls("clone", "clones", lambda s: s.clone(), positions, budget))
     rows.append(_time_calls("view", "views", _view_of_mover, positions, budget))
-    return BenchReport(game.name, rules.to_json(), platform.python_version(), tuple(rows))
+    return BenchReport(game.name, rules.to_json(), platform.python_version(), tuple(rows), load)

@@ -73,13 +73,15 @@ def print_tournament(
 def print_bench(
     console: Console, title: str, report: BenchReport, defaults: dict[str, Any]
 ) -> None:
-    console.print(f"[bold]{title}[/bold] on one core, Python {report.python}")
+    load = "" if report.load_average is None else f", load average {report.load_average:.2f}"
+    console.print(f"[bold]{title}[/bold] on one core, Python {report.python}{load}")
     console.print(f"Rules: {rules_summary(report.rules, defaults)}")
     table = Table()
     table.add_column("Measurement")
     table.add_column("Count", justify="right")
     table.add_column("Seconds", justify="right")
     table.add_column("Per second", justify="right")
+    table.add_column("Per CPU second", justify="right")
     table.add_column("Games/s", justify="right")
     for row in report.rows:
         games = row.games_per_second
@@ -88,6 +90,7 @@ def print_bench(
             f"{row.count:,} {row.unit}",
             f"{row.seconds:.2f}",
             f"{row.per_second:,.0f}",
+            f"{row.per_cpu_second:,.0f}",
             "" if games is None else f"{games:,.1f}",
         )
     console.print(table)
