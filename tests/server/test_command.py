@@ -36,12 +36,15 @@ def test_guard_rail_and_proxy_options_reach_uvicorn():
     from cardtable.server.command import uvicorn_options
 
     args = _parse(
-        "--rooms-per-client", "500", "--no-proxy-headers", "--forwarded-allow-ips", "10.0.0.1"
-    )
+        "--rooms-per-client", "500", "--no-proxy-headers", "--forwarded-allow-ips", "10.0.0.1",
+        "--no-ws-deflate",
+    )  # fmt: skip
     config = serve_config(args)
     assert config.rooms_per_client == 500
     options = uvicorn_options(args, config)
     assert options["proxy_headers"] is False
     assert options["forwarded_allow_ips"] == "10.0.0.1"
+    assert options["ws_per_message_deflate"] is False
     defaults = uvicorn_options(_parse(), serve_config(_parse()))
     assert defaults["proxy_headers"] is True and defaults["forwarded_allow_ips"] is None
+    assert defaults["ws_per_message_deflate"] is True
