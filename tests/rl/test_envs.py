@@ -97,6 +97,31 @@ def test_round_score_rewards_add_up_to_the_skyjo_totals() -> None:
     assert len(env.game_state.rounds()) >= 1
 
 
+def test_aec_rewards_hold_only_the_last_steps_payment() -> None:
+    """``rewards`` is all zeros after a step that ends no round, even right after one that did."""
+    env = SkyjoAECEnv({"players": 2, "end_score": 200}, reward="score", reward_at="round")
+    env.reset(seed=3)
+    paid = 0
+    for step in range(100_000):
+        if not env.agents:
+            break
+        agent = env.agent_selection
+        if env.terminations[agent]:
+            env.step(None)
+            continue
+        rounds_before = len(env.game_state.rounds())
+        legal = np.flatnonzero(env.observe(agent)["action_mask"])
+        env.step(int(legal[step % len(legal)]))
+        rounds = env.game_state.rounds()
+        if len(rounds) > rounds_before:
+            paid += 1
+            points = rounds[-1].points
+            assert env.rewards == {a: -float(points[i]) for i, a in enumerate(env.agents)}
+        else:
+            assert env.rewards == dict.fromkeys(env.agents, 0.0)
+    assert not env.agents and paid >= 2
+
+
 def test_aec_illegal_action_raises_and_changes_nothing() -> None:
     env = SkyjoAECEnv({"players": 2})
     env.reset(seed=0)

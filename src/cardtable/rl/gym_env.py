@@ -112,11 +112,10 @@ class CardtableGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         earn = self.reward_rule.earned
         rounds = self._rounds
         earned = 0.0
-        while not state.is_over:
-            current = state.current_player
-            if current == seat:
+        while True:
+            current = state.current_player  # None once the game is over
+            if current is None or current == seat:
                 break
-            assert current is not None
             state._apply(bots[current].choose(state, rng))
             rewards, rounds = earn(state, rounds)
             if rewards is not None:
