@@ -140,7 +140,12 @@ class CardtableAECEnv(AECEnv):  # type: ignore[misc]
         if action is None:
             raise IllegalMoveError(f"{agent} is to move: None is only for finished agents")
         state = self.game_state
-        state.apply_action(int(action))
+        code = int(action)
+        if 0 <= code < self.num_actions and state.is_legal_action(code):
+            state._apply(code)  # what apply_action does once the code is checked
+        else:
+            state.apply_action(code)  # raises the engine's error with its reason
+            raise IllegalMoveError(f"action {code} is not legal")  # pragma: no cover
         self._cumulative_rewards[agent] = 0.0
         rewards, self._rounds = self.reward_rule.earned(state, self._rounds)
         if rewards is not None:
