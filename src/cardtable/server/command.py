@@ -75,7 +75,7 @@ def add_serve_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
         action=argparse.BooleanOptionalAction,
         default=True,
         help="accept WebSocket permessage-deflate compression; off saves the server CPU "
-        "and about 45 KiB of memory per connection for more bytes on the wire (on)",
+        "and about 50 KiB of memory per connection for more bytes on the wire (on)",
     )
     serve.add_argument(
         "--proxy-headers",
