@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import Counter
 from typing import Any
 
 from ..core import OptionError
@@ -29,6 +30,9 @@ class Table:
         self.storage = Storage(config.database_url())
         self.bots = BotPool(config.bot_workers)
         self.rooms: dict[str, Room] = {}
+        #: Rooms being created per client address (counted against the limit while the
+        #: database insert is under way, so simultaneous requests cannot pass it together).
+        self._creating: Counter[str] = Counter()
         self._sweeper: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
@@ -59,7 +63,8 @@ class Table:
         await self.storage.close()
 
     def rooms_of(self, client: str) -> int:
-        return sum(1 for room in self.rooms.values() if room.client == client)
+        live = sum(1 for room in self.rooms.values() if room.client == client)
+        return live + self._creating[client]
 
     async def create_room(
         self,
@@ -74,6 +79,22 @@ class Table:
             raise RoomError(
                 "too_many_rooms", f"at most {self.config.rooms_per_client} live rooms per client"
             )
+        self._creating[client] += 1
+        try:
+            return await self._create_room(game_name, options, specs, name, client)
+        finally:
+            self._creating[client] -= 1
+            if not self._creating[client]:
+                del self._creating[client]
+
+    async def _create_room(
+        self,
+        game_name: str,
+        options: dict[str, Any],
+        specs: list[SeatSpec] | None,
+        name: str | None,
+        client: str,
+    ) -> dict[str, Any]:
         try:
             game = get_game(game_name)
             rules = game.rules_from_json(options)
