@@ -82,3 +82,24 @@ def test_report_table_names_every_figure():
     table = format_report(report)
     assert "http_429" in table and "p99 n/a" in table and "load test 0.5 s" in table
     assert "0.1 s waiting for a CPU" in table
+
+
+def test_a_server_that_refuses_rooms_is_reported_not_fatal(capsys):
+    from cardtable.server.loadtest import spawned_server
+
+    with spawned_server(0, ["--rooms-per-client", "1"]) as (base, pid):
+        report = main_report(["--url", base, "--server-pid", str(pid), "--rooms", "8"])
+    assert report["rooms_ready"] == 1
+    assert report["error_kinds"] == {"http_429": 7}
+    told = capsys.readouterr().err.splitlines()
+    assert len(told) == 6 and "more failures follow" in told[-1]
+
+
+def main_report(extra):
+    import argparse
+
+    from cardtable.server.loadtest import add_loadtest_arguments, run_loadtest_command
+
+    parser = argparse.ArgumentParser()
+    add_loadtest_arguments(parser)
+    return run_loadtest_command(parser.parse_args(["--duration", "1", "--rate", "2", *extra]))

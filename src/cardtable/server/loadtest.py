@@ -46,6 +46,8 @@ from typing import Any
 
 #: Seconds a move may wait for its broadcast before it counts as unanswered.
 MOVE_TIMEOUT = 10.0
+#: Failures told on stderr as they happen; the report counts them all.
+NOTES_SHOWN = 5
 #: Rooms set up at the same time (HTTP requests and WebSocket handshakes).
 SETUP_CONCURRENCY = 16
 
@@ -224,8 +226,18 @@ class Stats:
     games_finished: int = 0
     rss_samples: list[int] = dataclasses.field(default_factory=list)
 
+    notes: int = 0
+
     def error(self, kind: str) -> None:
         self.errors[kind] += 1
+
+    def note(self, text: str) -> None:
+        """Tell the first few failures on stderr as they happen (the counts are in the report)."""
+        self.notes += 1
+        if self.notes <= NOTES_SHOWN:
+            print(f"cardtable loadtest: {text}", file=sys.stderr)
+        elif self.notes == NOTES_SHOWN + 1:
+            print("cardtable loadtest: more failures follow; see the report", file=sys.stderr)
 
 
 # --- one seat, one room ----------------------------------------------------------------
@@ -425,7 +437,7 @@ class RoomDriver:
         except TimeoutError as error:
             self.broken = True
             self.stats.error("timeout")
-            print(f"cardtable loadtest: {error}", file=sys.stderr)
+            self.stats.note(str(error))
 
     async def step(self) -> None:
         """One move of the seat to move, or a rematch after the end; waits for its echo."""
@@ -544,10 +556,10 @@ async def run_loadtest(options: LoadOptions) -> dict[str, Any]:
                 if isinstance(error, urllib.error.HTTPError):
                     detail = error.read().decode(errors="replace")[:200]
                     stats.error(f"http_{error.code}")
-                    print(f"cardtable loadtest: setup: HTTP {error.code} {detail}", file=sys.stderr)
+                    stats.note(f"setup: HTTP {error.code} {detail}")
                 else:
                     stats.error(f"setup_{type(error).__name__}")
-                    print(f"cardtable loadtest: setup: {error!r}", file=sys.stderr)
+                    stats.note(f"setup: {error!r}")
                 room.broken = True
                 return False
             return True
