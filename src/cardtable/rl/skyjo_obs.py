@@ -9,12 +9,13 @@ Two encoders give the same vector:
 
 - :meth:`SkyjoEncoder.encode` reads ``state.view(seat)``, the dict the engine gives
   a player: it is the reference;
-- :meth:`SkyjoEncoder.encode_state` (what the environments use) reads only the
-  public fields of the state that the view is made of (face-up cards through the
-  ``present``/``down`` masks, the discard pile, the held card, the draw pile's size,
-  totals, closer) without building the dict. The tests require it to equal the
-  reference over many positions and rule sets, and to be unchanged when hidden
-  cards are re-dealt with ``state.determinize``.
+- :meth:`SkyjoEncoder.encode_state` (what the environments use) reads the fields of
+  the state that the view is made of (face-up cards through the ``present``/``down``
+  masks, the discard pile, the held card, the draw pile's size, totals, closer)
+  without building the dict; face-down values are multiplied by 0 and never reach
+  the vector. The tests require it to equal the reference over many positions and
+  rule sets, and to be unchanged when hidden cards are re-dealt with
+  ``state.determinize``.
 """
 
 from __future__ import annotations
