@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
+from .argtypes import positive_float, positive_int
 from .bots import bot_names
 from .core import Game, OptionError, RulesBase
 from .games import game_names, get_game
@@ -43,20 +44,6 @@ class UsageError(Exception):
     """A mistake in the command line; the message is shown as is."""
 
 
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be positive, got {value}")
-    return value
-
-
 def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cardtable", description="Rules engines, bots and tournaments for Skip-Bo and Skyjo."
@@ -67,7 +54,7 @@ def _build_parser() -> argparse.ArgumentParser:
     sim = commands.add_parser("sim", help="play a seeded tournament between bots")
     sim.add_argument("game", metavar="GAME", choices=game_names(), help=", ".join(game_names()))
     _add_rules_flags(sim)
-    sim.add_argument("--games", type=_positive_int, default=100, help="games to play (100)")
+    sim.add_argument("--games", type=positive_int, default=100, help="games to play (100)")
     sim.add_argument(
         "--bots", default="random", help="comma-separated bot names, dealt round the seats"
     )
@@ -79,7 +66,7 @@ def _build_parser() -> argparse.ArgumentParser:
     ladder = commands.add_parser("ladder", help="round robin of bots with Bradley-Terry ratings")
     ladder.add_argument("game", metavar="GAME", choices=game_names(), help=", ".join(game_names()))
     _add_rules_flags(ladder)
-    ladder.add_argument("--games", type=_positive_int, default=100, help="games per pair (100)")
+    ladder.add_argument("--games", type=positive_int, default=100, help="games per pair (100)")
     ladder.add_argument("--bots", help="comma-separated bot names (default: every bot)")
     ladder.add_argument("--seed", type=int, default=0, help="ladder seed (0)")
     ladder.add_argument("--json", type=Path, metavar="FILE", help="also write the result as JSON")
@@ -88,9 +75,9 @@ def _build_parser() -> argparse.ArgumentParser:
     bench = commands.add_parser("bench", help="measure engine throughput on one core")
     bench.add_argument("game", metavar="GAME", choices=game_names(), help=", ".join(game_names()))
     _add_rules_flags(bench)
-    bench.add_argument("--seconds", type=_positive_float, default=5.0, help="total time budget (5)")
+    bench.add_argument("--seconds", type=positive_float, default=5.0, help="total time budget (5)")
     bench.add_argument(
-        "--games", type=_positive_int, help="play exactly this many games per measurement"
+        "--games", type=positive_int, help="play exactly this many games per measurement"
     )
     bench.add_argument("--json", type=Path, metavar="FILE", help="also write the figures as JSON")
     add_rl_bench_arguments(bench)
@@ -106,7 +93,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
 
 def _add_tournament_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--workers", type=_positive_int, default=1, help="processes (1)")
+    parser.add_argument("--workers", type=positive_int, default=1, help="processes (1)")
     parser.add_argument(
         "--paired", action="store_true", help="play each deal once per seat rotation"
     )

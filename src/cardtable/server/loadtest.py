@@ -44,6 +44,8 @@ from collections.abc import Coroutine, Iterator
 from pathlib import Path
 from typing import Any
 
+from ..argtypes import positive_float, positive_int
+
 #: Seconds a move may wait for its broadcast before it counts as unanswered.
 MOVE_TIMEOUT = 10.0
 #: Failures told on stderr as they happen; the report counts them all.
@@ -702,20 +704,6 @@ def format_report(report: dict[str, Any]) -> str:
 # --- command line ----------------------------------------------------------------------
 
 
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be positive, got {text}")
-    return value
-
-
 def _json_object(text: str) -> dict[str, Any]:
     try:
         value = json.loads(text)
@@ -727,17 +715,17 @@ def _json_object(text: str) -> dict[str, Any]:
 
 
 def add_loadtest_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--rooms", type=_positive_int, default=10, help="rooms to drive (10)")
-    parser.add_argument("--seats", type=_positive_int, default=4, help="human seats per room (4)")
+    parser.add_argument("--rooms", type=positive_int, default=10, help="rooms to drive (10)")
+    parser.add_argument("--seats", type=positive_int, default=4, help="human seats per room (4)")
     parser.add_argument(
         "--url", default="http://127.0.0.1:8000", help="server base URL (http://127.0.0.1:8000)"
     )
     parser.add_argument(
-        "--duration", type=_positive_float, default=30.0, help="seconds of play (30)"
+        "--duration", type=positive_float, default=30.0, help="seconds of play (30)"
     )
     parser.add_argument(
         "--rate",
-        type=_positive_float,
+        type=positive_float,
         default=1.0,
         help="moves per second per room (1.0); the server closes a connection that sends "
         "more than 10 a second",
