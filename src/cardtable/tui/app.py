@@ -8,6 +8,7 @@ translation keys, shown translated in the key bar and the help screen.
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -195,11 +196,11 @@ class TableApp(App[None]):
     def sort_key(self, total: int) -> int:
         return total
 
-    def status_text(self, view: JSON) -> Text:
-        raise NotImplementedError
+    @abstractmethod
+    def status_text(self, view: JSON) -> Text: ...
 
-    def render_board(self, view: JSON) -> Text:
-        raise NotImplementedError
+    @abstractmethod
+    def render_board(self, view: JSON) -> Text: ...
 
     def round_page(self, view: JSON, event: JSON) -> Text:
         """The round summary: the game's own heading, then points and totals per seat."""
@@ -217,11 +218,11 @@ class TableApp(App[None]):
     ROUND_TOTALS: ClassVar[str]
     """The key of the round-end event that holds each seat's running total."""
 
-    def round_heading(self, event: JSON) -> Text:
-        raise NotImplementedError
+    @abstractmethod
+    def round_heading(self, event: JSON) -> Text: ...
 
-    def final_page(self, view: JSON) -> Text:
-        raise NotImplementedError
+    @abstractmethod
+    def final_page(self, view: JSON) -> Text: ...
 
     # --- moves --------------------------------------------------------------------
     def my_turn(self, view: JSON) -> bool:
