@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import sys
 from pathlib import Path
 from typing import Any
 
+from ..argtypes import positive_int
 from .config import ServerConfig, default_data_dir
 
 
@@ -15,13 +17,6 @@ def _seconds(text: str) -> float:
     value = float(text)
     if not value >= 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
-    return value
-
-
-def _at_least_one(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {text}")
     return value
 
 
@@ -65,7 +60,7 @@ def add_serve_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
     )
     serve.add_argument(
         "--rooms-per-client",
-        type=_at_least_one,
+        type=positive_int,
         default=20,
         metavar="N",
         help="live rooms one client address may have created (20)",
@@ -130,6 +125,10 @@ def run_serve(args: argparse.Namespace) -> None:
     where = config.database_url() if args.db is None else args.db.split("@")[-1]
     print(f"cardtable table: open http://{args.host}:{args.port}/ (database: {where})", flush=True)
     sys.stdout.flush()
+    # Rooms, states and views are many small long-lived objects, so Python's default
+    # collection thresholds run slow full collections often; rarer collections cut
+    # the 500-room p99 move latency from about 170 ms to about 70 ms (operations.md).
+    gc.set_threshold(50_000, 20, 1_000)
     uvicorn.run(create_app(config), **uvicorn_options(args, config))
 
 
