@@ -5,11 +5,12 @@ only its own move."""
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import time
 
 import pytest
 import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import create_async_engine
+from sqlalchemy.pool import NullPool
 
 from cardtable.server.config import sqlite_url
 from cardtable.server.storage import RoomRecord, Storage
@@ -24,8 +25,22 @@ def _room(code: str) -> RoomRecord:
     )  # fmt: skip
 
 
-async def _open(tmp_path, codes, writer_thread=True):
-    storage = Storage(sqlite_url(tmp_path), writer_thread=writer_thread)
+async def fetch(url, sql, **params):
+    """Rows of one query on a connection of its own (not the storage's)."""
+    engine = create_async_engine(url, poolclass=NullPool)
+    try:
+        async with engine.connect() as connection:
+            return [tuple(row) for row in await connection.execute(sa.text(sql), params)]
+    finally:
+        await engine.dispose()
+
+
+def rows(url, sql, **params):
+    return asyncio.run(fetch(url, sql, **params))
+
+
+async def _open(url, codes, writer_thread=True):
+    storage = Storage(url, writer_thread=writer_thread)
     await storage.open()
     for code in codes:
         record = _room(code)
@@ -34,32 +49,34 @@ async def _open(tmp_path, codes, writer_thread=True):
     return storage
 
 
-# The writer thread (SQLite's own path) and the async engine (every other database's).
-paths = pytest.mark.parametrize("writer_thread", [True, False], ids=["thread", "async"])
+@pytest.fixture(params=["thread", "async", "postgresql"])
+def path(request, tmp_path):
+    """(database URL, writer_thread): SQLite through its writer thread, SQLite through
+    the async engine (every other database's path), and PostgreSQL."""
+    if request.param == "postgresql":
+        return request.getfixturevalue("postgres_url"), True
+    return sqlite_url(tmp_path), request.param == "thread"
 
 
-@paths
-def test_concurrent_moves_of_many_rooms_are_all_committed_before_their_callers_return(
-    tmp_path, writer_thread
-):
+def test_concurrent_moves_of_many_rooms_are_all_committed_before_their_callers_return(path):
+    url, writer_thread = path
     codes = [f"R{i:03d}" for i in range(60)]
     transactions = []
 
     async def scenario():
-        storage = await _open(tmp_path, codes, writer_thread)
+        storage = await _open(url, codes, writer_thread)
         assert storage.engine is not None
-        engine = storage._sync_engine if writer_thread else storage.engine.sync_engine
+        engine = storage._sync_engine or storage.engine.sync_engine
         assert engine is not None
         sa.event.listen(engine, "commit", lambda conn: transactions.append(1))
 
         async def play(code, index):
             await storage.record_move(code, 1, index, index % 2, 40 + index, 3 + index, None)
             # Once the call returns, a separate connection sees the move.
-            with sqlite3.connect(tmp_path / "cardtable.db") as db:
-                rows = db.execute(
-                    "SELECT action FROM moves WHERE room_code=? AND idx=?", (code, index)
-                ).fetchall()
-            assert rows == [(40 + index,)]
+            seen = await fetch(
+                url, "SELECT action FROM moves WHERE room_code=:c AND idx=:i", c=code, i=index
+            )
+            assert seen == [(40 + index,)]
 
         for index in range(3):
             await asyncio.gather(*(play(code, index) for code in codes))
@@ -69,22 +86,20 @@ def test_concurrent_moves_of_many_rooms_are_all_committed_before_their_callers_r
 
     asyncio.run(scenario())
     assert 0 < len(transactions) < 3 * len(codes)  # grouped, not one commit per move
-    with sqlite3.connect(tmp_path / "cardtable.db") as db:
-        assert db.execute("SELECT count(*) FROM moves").fetchone()[0] == 3 * len(codes) + 1
-        versions = dict(db.execute("SELECT code, version FROM rooms").fetchall())
-        assert versions[codes[0]] == 6 and all(versions[c] == 5 for c in codes[1:])
-        statuses = dict(db.execute("SELECT code, status FROM rooms").fetchall())
-        assert statuses[codes[0]] == "finished" and statuses[codes[1]] == "playing"
-        (finished,) = db.execute(
-            "SELECT result FROM games WHERE room_code=?", (codes[0],)
-        ).fetchone()
-        assert finished is not None
+    assert rows(url, "SELECT count(*) FROM moves") == [(3 * len(codes) + 1,)]
+    versions = dict(rows(url, "SELECT code, version FROM rooms"))
+    assert versions[codes[0]] == 6 and all(versions[c] == 5 for c in codes[1:])
+    statuses = dict(rows(url, "SELECT code, status FROM rooms"))
+    assert statuses[codes[0]] == "finished" and statuses[codes[1]] == "playing"
+    [(finished,)] = rows(url, "SELECT result FROM games WHERE room_code=:c", c=codes[0])
+    assert finished is not None
 
 
-@paths
-def test_a_bad_move_in_a_group_refuses_only_itself(tmp_path, writer_thread):
+def test_a_bad_move_in_a_group_refuses_only_itself(path):
+    url, writer_thread = path
+
     async def scenario():
-        storage = await _open(tmp_path, ["AAAAAA", "BBBBBB"], writer_thread)
+        storage = await _open(url, ["AAAAAA", "BBBBBB"], writer_thread)
         await storage.record_move("AAAAAA", 1, 0, 0, 11, 3, None)
         outcomes = await asyncio.gather(
             storage.record_move("AAAAAA", 1, 0, 0, 12, 4, None),  # index 0 again
@@ -97,17 +112,17 @@ def test_a_bad_move_in_a_group_refuses_only_itself(tmp_path, writer_thread):
     duplicate, good = asyncio.run(scenario())
     assert isinstance(duplicate, sa.exc.IntegrityError)
     assert good is None
-    with sqlite3.connect(tmp_path / "cardtable.db") as db:
-        rows = db.execute("SELECT room_code, action FROM moves ORDER BY room_code").fetchall()
-        assert rows == [("AAAAAA", 11), ("BBBBBB", 13)]
-        versions = dict(db.execute("SELECT code, version FROM rooms").fetchall())
-        assert versions == {"AAAAAA": 3, "BBBBBB": 3}
+    moved = rows(url, "SELECT room_code, action FROM moves ORDER BY room_code")
+    assert moved == [("AAAAAA", 11), ("BBBBBB", 13)]
+    assert dict(rows(url, "SELECT code, version FROM rooms")) == {"AAAAAA": 3, "BBBBBB": 3}
 
 
 @pytest.mark.parametrize("count", [1, 2])
-def test_close_waits_for_queued_moves(tmp_path, count):
+def test_close_waits_for_queued_moves(path, count):
+    url, writer_thread = path
+
     async def scenario():
-        storage = await _open(tmp_path, ["CCCCCC"])
+        storage = await _open(url, ["CCCCCC"], writer_thread)
         tasks = [
             asyncio.create_task(storage.record_move("CCCCCC", 1, i, 0, 20 + i, 3 + i, None))
             for i in range(count)
@@ -117,5 +132,4 @@ def test_close_waits_for_queued_moves(tmp_path, count):
         await asyncio.gather(*tasks)
 
     asyncio.run(scenario())
-    with sqlite3.connect(tmp_path / "cardtable.db") as db:
-        assert db.execute("SELECT count(*) FROM moves").fetchone()[0] == count
+    assert rows(url, "SELECT count(*) FROM moves") == [(count,)]

@@ -1,4 +1,5 @@
-"""Storage: the SQLite file in WAL mode with the Alembic schema, restore by replay, replays."""
+"""Storage: the SQLite file in WAL mode with the Alembic schema, restore by replay, replays
+(the last two on SQLite and on PostgreSQL, through the ``database`` fixture)."""
 
 from __future__ import annotations
 
@@ -31,9 +32,9 @@ def test_default_database_is_sqlite_in_the_data_folder(tmp_path):
     )
 
 
-def test_a_restarted_server_restores_the_room_by_replay(tmp_path):
+def test_a_restarted_server_restores_the_room_by_replay(tmp_path, database):
     seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "greedy"}]
-    with client(tmp_path) as http:
+    with client(tmp_path, db_url=database) as http:
         created = create_room(
             http, "skipbo", {"players": 3, "stock_size": 5, "first_player": 0}, seats, name="Ann"
         )
@@ -52,7 +53,7 @@ def test_a_restarted_server_restores_the_room_by_replay(tmp_path):
             assert ann.view["moves_played"] >= 1
         before = http.app.state.table.rooms[code]
         state, version, seen = before.state.to_json(), before.version, ann.version
-    with client(tmp_path) as http:
+    with client(tmp_path, db_url=database) as http:
         room = http.app.state.table.rooms[code]
         assert room.state.to_json() == state and room.version == version
         # Ben, who never connected, gets a full sync; Ann gets exactly what she missed.
@@ -70,8 +71,8 @@ def test_a_restarted_server_restores_the_room_by_replay(tmp_path):
                 assert missed[-1]["view"] == room.state.view(0)
 
 
-def test_replay_endpoints_step_through_a_finished_game(tmp_path):
-    with client(tmp_path) as http:
+def test_replay_endpoints_step_through_a_finished_game(tmp_path, database):
+    with client(tmp_path, db_url=database) as http:
         seats = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
         created = create_room(http, "skyjo", {"players": 2, "end_score": 5}, seats, name="Ann")
         code = created["code"]
