@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import asyncio
 
-from cardtable.server.storage import Storage
+from starlette.testclient import TestClient
 
-from .helpers import Client, client, create_room, is_move_event, join, start
+from cardtable.server.app import create_app
+from cardtable.server.storage import CLIENT_LENGTH, Storage
+
+from .helpers import Client, client, config, create_room, is_move_event, join, start
 from .test_group_commit import fetch, rows
 
 
@@ -94,3 +97,12 @@ def test_a_whole_game_then_a_restart_restores_the_unfinished_room(tmp_path, post
     assert not (tmp_path / "other" / "data" / "cardtable.db").exists()  # no SQLite file used
     names = rows(postgres_url, "SELECT seats FROM rooms WHERE code = :c", c=done["code"])
     assert "Zoë" in str(names)
+
+
+def test_a_client_address_longer_than_its_column_still_creates_a_room(tmp_path, database):
+    # Behind a proxy the address comes from X-Forwarded-For, any text: PostgreSQL refused
+    # the row (SQLite does not enforce VARCHAR lengths), so room creation failed with 500.
+    app = create_app(config(tmp_path, db_url=database))
+    with TestClient(app, client=("h" * 100, 5000)) as http:
+        created = create_room(http, "skyjo", {"players": 2})
+        assert http.app.state.table.rooms[created["code"]].client == "h" * CLIENT_LENGTH

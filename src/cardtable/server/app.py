@@ -54,6 +54,7 @@ from .protocol import (
 )
 from .replays import game_summary, replay_log, replay_step
 from .rooms import Room, RoomError
+from .storage import CLIENT_LENGTH
 from .table import Table
 from .tokens import normalize_code
 
@@ -75,7 +76,10 @@ def _error(code: str, reason: str, status: int | None = None) -> JSONResponse:
 
 
 def _client(request: Request | WebSocket) -> str:
-    return request.client.host if request.client is not None else "unknown"
+    """The client's address, cut to the ``rooms.client`` column (a forwarded address
+    comes from a header: PostgreSQL, unlike SQLite, refuses a longer string)."""
+    host = request.client.host if request.client is not None else "unknown"
+    return host[:CLIENT_LENGTH]
 
 
 async def _body(request: Request, model: type[BaseModel], limit: int) -> Any:

@@ -30,6 +30,9 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 
 metadata = sa.MetaData()
 
+#: Length of ``rooms.client`` (a client address; migration 0001 says 64 too).
+CLIENT_LENGTH = 64
+
 rooms = sa.Table(
     "rooms",
     metadata,
@@ -43,7 +46,7 @@ rooms = sa.Table(
     sa.Column("seed", sa.BigInteger, nullable=True),
     sa.Column("version", sa.BigInteger, nullable=False),
     sa.Column("start_version", sa.BigInteger, nullable=True),
-    sa.Column("client", sa.String(64), nullable=False),
+    sa.Column("client", sa.String(CLIENT_LENGTH), nullable=False),
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("updated_at", sa.Float, nullable=False),
     sa.Index("ix_rooms_status", "status"),
