@@ -71,6 +71,9 @@ def test_short_skipbo_game_with_a_reload_in_the_middle(server, browser, shots):
     page.click("#rematch")
     page.wait_for_selector(".board .handcard, .board", timeout=TIMEOUT)
     page.wait_for_function("document.body.dataset.page === 'table'", timeout=TIMEOUT)
+    # The old final scores stay until the new game's first event has been drawn.
+    page.wait_for_selector(".match-summary", state="detached", timeout=TIMEOUT)
+    page.wait_for_selector(".src-legal", timeout=TIMEOUT)
     assert not over(page)
     assert not page.errors
 
