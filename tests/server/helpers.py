@@ -3,9 +3,10 @@ the in-process WebSocket of Starlette's TestClient."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -175,3 +176,13 @@ def play_to_end(
 
 def start(host: Client, host_token: str) -> None:
     host.send({"type": "start", "host_token": host_token})
+
+
+@contextlib.contextmanager
+def connect(http: TestClient, code: str, *tokens: str | None) -> Iterator[list[Client]]:
+    """One WebSocket client per token (None: a spectator), all closed on exit."""
+    with contextlib.ExitStack() as stack:
+        yield [
+            Client(stack.enter_context(http.websocket_connect(f"/ws/{code}")), token)
+            for token in tokens
+        ]

@@ -12,6 +12,7 @@ from cardtable.games import get_game
 from .helpers import (
     Client,
     client,
+    connect,
     create_room,
     is_move_event,
     join,
@@ -51,16 +52,7 @@ def test_whole_game_with_bots_and_two_humans(tmp_path, game, options, seats):
     with client(tmp_path) as http:
         created, bob = _two_humans(http, game, options, seats)
         code = created["code"]
-        with (
-            http.websocket_connect(f"/ws/{code}") as wa,
-            http.websocket_connect(f"/ws/{code}") as wb,
-            http.websocket_connect(f"/ws/{code}") as ws,
-        ):
-            alice, bobc, spectator = (
-                Client(wa, created["token"]),
-                Client(wb, bob["token"]),
-                Client(ws),
-            )
+        with connect(http, code, created["token"], bob["token"], None) as (alice, bobc, spectator):
             assert alice.hello()["seat"] == 0
             assert bobc.hello()["seat"] == bob["seat"]
             assert spectator.hello()["role"] == "spectator"
@@ -240,16 +232,7 @@ def test_reconnect_with_last_version_receives_exactly_the_missing_events(tmp_pat
     with client(tmp_path) as http:
         created, bob = _started_room(http)
         code = created["code"]
-        with (
-            http.websocket_connect(f"/ws/{code}") as wa,
-            http.websocket_connect(f"/ws/{code}") as wb,
-            http.websocket_connect(f"/ws/{code}") as wt,
-        ):
-            alice, bobc, watcher = (
-                Client(wa, created["token"]),
-                Client(wb, bob["token"]),
-                Client(wt),
-            )
+        with connect(http, code, created["token"], bob["token"], None) as (alice, bobc, watcher):
             for c in (alice, bobc, watcher):
                 c.hello()
             start(alice, created["host_token"])
@@ -257,7 +240,7 @@ def test_reconnect_with_last_version_receives_exactly_the_missing_events(tmp_pat
                 c.until(lambda m: m["type"] == "event" and m["kind"] == "start")
             settle([alice, bobc, watcher])
             left_at = bobc.version
-            wb.close()
+            bobc.ws.close()
             # Alice plays on; the bot too. Bob and a spectator who left at the same moment
             # miss these events.
             for _ in range(12):

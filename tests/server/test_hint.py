@@ -9,7 +9,7 @@ import pytest
 from cardtable.games import get_game
 from cardtable.server import botseats
 
-from .helpers import Client, client, create_room, join, start
+from .helpers import Client, client, connect, create_room, join, start
 
 TWO_HUMANS = [{"kind": "human"}, {"kind": "human"}]
 
@@ -49,16 +49,7 @@ def test_the_seat_to_move_gets_ranked_legal_moves(
         created = create_room(http, game, {"players": 2, **options}, TWO_HUMANS, name="Ann")
         bob = join(http, created["code"], "Bob")
         code = created["code"]
-        with (
-            http.websocket_connect(f"/ws/{code}") as wa,
-            http.websocket_connect(f"/ws/{code}") as wb,
-            http.websocket_connect(f"/ws/{code}") as ws,
-        ):
-            ann, bobc, spectator = (
-                Client(wa, created["token"]),
-                Client(wb, bob["token"]),
-                Client(ws),
-            )
+        with connect(http, code, created["token"], bob["token"], None) as (ann, bobc, spectator):
             for each in (ann, bobc, spectator):
                 each.hello()
             start(ann, created["host_token"])
