@@ -19,6 +19,7 @@ by turning up hidden cards, so no Skyjo move is ranked as a certain win.)
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,25 +52,49 @@ class Advice:
 
 
 def advise(
-    state: GameState[Any], seat: int, budget: Budget | None = None, seed: int = 0
+    state: GameState[Any],
+    seat: int,
+    budget: Budget | None = None,
+    seed: int = 0,
+    moves: Collection[int] | None = None,
 ) -> list[Advice]:
-    """The legal moves of ``seat`` (who must be to move), best first."""
+    """The legal moves of ``seat`` (who must be to move), best first.
+
+    ``moves``: value only these legal actions (all of them compared on the same
+    re-deals), e.g. to compare a played move with the best one again.
+    """
     if state.current_player != seat:
         raise ValueError(f"seat {seat} is not to move")
+    if moves is not None and not moves:
+        raise ValueError("moves, when given, must name at least one action")
+    if moves is not None and not all(state.is_legal_action(action) for action in moves):
+        raise ValueError(f"not all of {sorted(moves)} are legal for seat {seat}")
     budget = budget or Budget(milliseconds=1000.0, minimum=2)
     rng = Rng(seed)
     # A re-deal of everything the seat cannot see: the real hidden cards never
     # reach the checks or the reasons below, whatever state the caller passes.
     known = state.determinize(seat, rng.spawn())
     if isinstance(known, SkipBoState):
-        return _advise_skipbo(known, seat, budget, rng)
+        return _advise_skipbo(known, seat, budget, rng, moves)
     if isinstance(known, SkyjoState):
-        return _advise_skyjo(known, seat, budget, rng)
+        return _advise_skyjo(known, seat, budget, rng, moves)
     raise TypeError(f"no advisor for {type(state).__name__}")
 
 
+def distinct_moves(state: GameState[Any]) -> int:
+    """How many legal moves the advisor tells apart (Skip-Bo plays of the same card onto
+    piles needing the same number are one move; every other move counts on its own)."""
+    legal = state.legal_actions()
+    if isinstance(state, SkipBoState):
+        return len({_skipbo_key(state, action) for action in legal})
+    return len(legal)
+
+
 # --- Skip-Bo ------------------------------------------------------------------
-def _skipbo_key(state: SkipBoState, action: int) -> tuple[int, int]:
+def _skipbo_key(state: SkipBoState, action: int) -> tuple[int, ...]:
+    """Equal keys for moves with the same effect: the same card onto building piles
+    needing the same number, or onto discard piles (of the same owner) holding the
+    same cards."""
     nexts = [len(pile) + 1 for pile in state.building]
     if action < STOCK_BASE:
         return (action // 4, nexts[action % 4])
@@ -79,7 +104,19 @@ def _skipbo_key(state: SkipBoState, action: int) -> tuple[int, int]:
     if action < DISCARD_BASE:
         relative = action - DISCARD_PLAY_BASE
         return (200 + relative // 4, nexts[relative % 4])
-    return (1000 + action, 0)
+    if action < END_TURN:
+        partner, rest = divmod(action - DISCARD_BASE, 52)
+        card, index = divmod(rest, 4)
+        pile = state.discards[_discard_owner(state, partner)][index]
+        return (1000 + 100 * partner + card, *pile)
+    return (2000,)
+
+
+def _discard_owner(state: SkipBoState, partner: int) -> int:
+    """Whose discard piles a discard goes to: the mover's, or their partner's."""
+    seat = state.current
+    other = state.rules.partner(seat) if partner else None
+    return seat if other is None else other
 
 
 def _wins_now(state: GameState[Any], action: int, seat: int) -> bool:
@@ -90,9 +127,11 @@ def _wins_now(state: GameState[Any], action: int, seat: int) -> bool:
     return len(rounds) > before and seat in rounds[before].winners
 
 
-def _advise_skipbo(state: SkipBoState, seat: int, budget: Budget, rng: Rng) -> list[Advice]:
-    legal = state.legal_actions()
-    representative: dict[tuple[int, int], int] = {}
+def _advise_skipbo(
+    state: SkipBoState, seat: int, budget: Budget, rng: Rng, moves: Collection[int] | None
+) -> list[Advice]:
+    legal = [a for a in state.legal_actions() if moves is None or a in moves]
+    representative: dict[tuple[int, ...], int] = {}
     for action in legal:
         representative.setdefault(_skipbo_key(state, action), action)
     candidates = list(representative.values())
@@ -134,8 +173,9 @@ def _skipbo_reason(state: SkipBoState, seat: int, action: int) -> str:
     if action == END_TURN:
         return "nothing left to play or discard"
     if action >= DISCARD_BASE:
-        card, index = divmod((action - DISCARD_BASE) % 52, 4)
-        pile = state.discards[seat][index]
+        partner, rest = divmod(action - DISCARD_BASE, 52)
+        card, index = divmod(rest, 4)
+        pile = state.discards[_discard_owner(state, partner)][index]
         if not pile:
             return "starts a new discard pile"
         top = pile[-1]
@@ -173,8 +213,10 @@ HAND_REFILL = 5
 
 
 # --- Skyjo --------------------------------------------------------------------
-def _advise_skyjo(state: SkyjoState, seat: int, budget: Budget, rng: Rng) -> list[Advice]:
-    legal = state.legal_actions()
+def _advise_skyjo(
+    state: SkyjoState, seat: int, budget: Budget, rng: Rng, moves: Collection[int] | None
+) -> list[Advice]:
+    legal = [a for a in state.legal_actions() if moves is None or a in moves]
     from .skyjo import GreedyBot
 
     policies = [GreedyBot() for _ in range(state.n)]
