@@ -86,6 +86,36 @@ def _build_parser() -> argparse.ArgumentParser:
 
     rules = commands.add_parser("rules", help="list a game's rules options and defaults")
     rules.add_argument("game", metavar="GAME", choices=game_names(), help=", ".join(game_names()))
+
+    review = commands.add_parser(
+        "review",
+        help="post-game review: what each of a seat's moves cost, by the move advisor",
+        description="Replay a recorded game and ask the move advisor about every decision "
+        "a seat made with a choice. FILE: a web table replay "
+        "(/api/rooms/CODE/games/N), a game snapshot, a golden transcript or a "
+        "`cardtable sim --json` file (its game INDEX is played again with its bots).",
+    )
+    review.add_argument("file", metavar="FILE", type=Path, help="the game record")
+    review.add_argument("--seat", type=int, required=True, help="the seat to review (0-based)")
+    review.add_argument(
+        "--game", type=int, default=0, metavar="INDEX", help="game of a sim --json file (0)"
+    )
+    review.add_argument(
+        "--iterations", type=positive_int, default=8, help="advisor re-deals per decision (8)"
+    )
+    review.add_argument(
+        "--confirm",
+        type=positive_int,
+        help="re-deals comparing the best and the played move again (4 x iterations)",
+    )
+    review.add_argument(
+        "--max-decisions", type=positive_int, help="review at most this many, spread over the game"
+    )
+    review.add_argument("--seed", type=int, default=0, help="seed of the advisor's re-deals (0)")
+    review.add_argument("--worst", type=positive_int, default=5, help="worst moves listed (5)")
+    review.add_argument("--all", action="store_true", help="list every reviewed decision")
+    review.add_argument("--plain", action="store_true", help="plain text lines, no table")
+    review.add_argument("--json", type=Path, metavar="FILE", help="also write the review as JSON")
     add_serve_parser(commands)
     add_loadtest_parser(commands)
     add_play_parser(commands)
@@ -295,11 +325,39 @@ def _rules(args: argparse.Namespace) -> None:
     print_rules(_console(), game.title, rows)
 
 
+def _review(args: argparse.Namespace) -> None:
+    from .bots.review import review_game
+    from .core import Rng
+    from .sim.gamefile import GameFileError, load_game_file
+    from .sim.review_report import print_review
+
+    try:
+        record = load_game_file(args.file, args.game)
+    except GameFileError as error:
+        raise UsageError(str(error)) from error
+    players = record.game.new_state(record.rules, record.seed).num_players
+    if not 0 <= args.seat < players:
+        raise UsageError(f"--seat must be from 0 to {players - 1}, got {args.seat}")
+    with _progress_bar(f"{record.game.title}: reviewing", 100) as bar:
+        progress = None if bar is None else lambda done, total: bar(100 * done // total)
+        review = review_game(
+            record.game, record.rules, record.seed, record.actions, args.seat,
+            iterations=args.iterations, confirm=args.confirm,
+            max_decisions=args.max_decisions, rng=Rng(args.seed),
+            progress=progress,
+        )  # fmt: skip
+    player = record.players[args.seat] if args.seat < len(record.players) else None
+    print_review(_console(), record.game.title, review, player, args.worst, args.all, args.plain)
+    if args.json is not None:
+        _write_json(args.json, review.to_json(args.worst))
+
+
 COMMANDS = {
     "sim": _sim,
     "bench": _bench,
     "demo": _demo,
     "rules": _rules,
+    "review": _review,
     "ladder": _ladder,
     "serve": run_serve,
     "loadtest": run_loadtest,
