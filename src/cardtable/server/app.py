@@ -47,6 +47,7 @@ from .protocol import (
     ProtocolError,
     Rematch,
     Resync,
+    ReviewRequest,
     Start,
     describe,
     error_message,
@@ -285,6 +286,10 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             if conn.seat is None:
                 raise RoomError("not_a_player", "spectators get no hints; join a seat to play")
             conn.push(await room.hint(conn.seat, parsed.token, parsed.version))
+        elif isinstance(parsed, ReviewRequest):
+            if conn.seat is None:
+                raise RoomError("not_a_player", "spectators get no review; it is for each player")
+            conn.push(await room.review(conn.seat, parsed.token))
         elif isinstance(parsed, Configure):
             await room.configure(
                 parsed.host_token,

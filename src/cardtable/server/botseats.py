@@ -8,6 +8,7 @@ seat may see (see :mod:`cardtable.bots.base`).
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -15,7 +16,8 @@ from typing import Any
 from ..bots import Bot, bot_names, make_bot
 from ..bots.advisor import Advice, advise
 from ..bots.montecarlo import Budget
-from ..core import GameState, Rng
+from ..bots.review import Review, review_game
+from ..core import Game, GameState, Rng, RulesBase
 
 log = logging.getLogger("cardtable.server")
 
@@ -74,6 +76,41 @@ class BotPool:
         loop = asyncio.get_running_loop()
         budget = Budget(milliseconds=milliseconds, minimum=2)
         return await loop.run_in_executor(self.executor, advise, state, seat, budget, seed)
+
+    async def review(
+        self,
+        game: Game[Any],
+        rules: RulesBase,
+        seed: int,
+        actions: list[int],
+        seat: int,
+        *,
+        iterations: int,
+        confirm: int,
+        max_decisions: int,
+        rng_seed: int,
+    ) -> Review:
+        """The post-game review of ``seat`` (see :mod:`cardtable.bots.review`), in a thread.
+
+        The review replays the game itself and shows the advisor only re-deals of what
+        ``seat`` could see at each of its decisions.
+        """
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self.executor,
+            functools.partial(
+                review_game,
+                game,
+                rules,
+                seed,
+                actions,
+                seat,
+                iterations=iterations,
+                confirm=confirm,
+                max_decisions=max_decisions,
+                rng=Rng(rng_seed),
+            ),
+        )
 
     def shutdown(self) -> None:
         self.executor.shutdown(wait=False, cancel_futures=True)

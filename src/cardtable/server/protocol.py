@@ -49,6 +49,14 @@ class HintRequest(_Message):
     version: Version
 
 
+class ReviewRequest(_Message):
+    """A seated player asks, once the game is over, for the move advisor's review of
+    their own moves; answered to this connection only."""
+
+    type: Literal["review"]
+    token: Token
+
+
 class SeatSpec(_Message):
     kind: Literal["human", "bot"]
     bot: Annotated[str, Field(min_length=1, max_length=40)] | None = None
@@ -87,7 +95,7 @@ class Ping(_Message):
 
 
 ClientMessage = Annotated[
-    Hello | MoveMessage | HintRequest | Configure | Start | Rematch | Resync | Ping,
+    Hello | MoveMessage | HintRequest | ReviewRequest | Configure | Start | Rematch | Resync | Ping,
     Field(discriminator="type"),
 ]
 _CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -127,7 +135,9 @@ def describe(error: ValidationError) -> str:
     return "; ".join(parts)[:300]
 
 
-AnyClientMessage = Hello | MoveMessage | HintRequest | Configure | Start | Rematch | Resync | Ping
+AnyClientMessage = (
+    Hello | MoveMessage | HintRequest | ReviewRequest | Configure | Start | Rematch | Resync | Ping
+)
 
 
 def parse_client_message(text: str) -> AnyClientMessage:

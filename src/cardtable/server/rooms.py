@@ -46,6 +46,8 @@ DEFAULT_BOT = "greedy"
 MAX_CATCH_UP = 400
 #: Ranked moves sent in answer to a ``hint``.
 HINT_MOVES = 5
+#: Moves named as the worst ones in a ``review``.
+REVIEW_WORST = 5
 
 
 class RoomError(Exception):
@@ -131,6 +133,9 @@ class Room:
         self._grace: dict[int, asyncio.Task[None]] = {}
         self._bot_task: asyncio.Task[None] | None = None
         self._hinting = False
+        self._reviewing = False
+        #: Reviews already worked out, by (game number, seat): asking again costs nothing.
+        self._reviews: dict[tuple[int, int], JSON] = {}
         self.closed = False
 
     # --- restore -----------------------------------------------------------------------
@@ -449,6 +454,7 @@ class Room:
                 None,
             )
             self.state = None
+            self._reviews.clear()
             events, log_start = self.events, self.log_start
             self.events, self.log_start = [], self.version
             try:
@@ -571,6 +577,58 @@ class Room:
                 for item in advice[:HINT_MOVES]
             ],
         }
+
+    # --- post-game review --------------------------------------------------------------
+    async def review(self, seat: int, token: str) -> JSON:
+        """The move advisor's review of ``seat``'s moves in the game just finished.
+
+        Once the game is over, for the seat's own player only. The review replays the
+        game and gives the advisor, at each decision of the seat, a re-deal of what the
+        seat could not see (see :mod:`cardtable.bots.review`). It runs in the bot threads
+        with a fixed number of re-deals and decisions, one at a time per room and at
+        most ``review_workers`` on the server; the answer is kept for the next asker.
+        """
+        if not token_matches(token, self.seats[seat].token_hash):
+            raise RoomError("bad_token", f"this token does not hold seat {seat}")
+        config = self.table.config
+        async with self.lock:
+            if self.state is None or self.status != FINISHED or self.seed is None:
+                raise RoomError("not_finished", "a review is offered once the game is over")
+            key = (self.game_no, seat)
+            done = self._reviews.get(key)
+            if done is not None:
+                return done
+            if self._reviewing or self.table.reviews_running >= config.review_workers:
+                raise RoomError("review_busy", "a review is being worked out; try again soon")
+            rules, seed, actions = self.rules, self.seed, self.state.history[:]
+            self._reviewing = True
+            self.table.reviews_running += 1
+        try:
+            review = await self.table.bots.review(
+                self.game,
+                rules,
+                seed,
+                actions,
+                seat,
+                iterations=config.review_iterations,
+                confirm=config.review_confirm,
+                max_decisions=config.review_decisions,
+                rng_seed=seed * 17 + seat,
+            )
+        except Exception:
+            log.exception("room %s: the review failed", self.code)
+            raise RoomError("no_review", "the move advisor could not review this game") from None
+        finally:
+            self._reviewing = False
+            self.table.reviews_running -= 1
+        data = review.to_json(REVIEW_WORST)
+        for move in data["moves"]:
+            move["played_move"] = self.game.decode(move["action"]).to_json()
+            move["best_move"] = self.game.decode(move["best_action"]).to_json()
+        message: JSON = {"type": "review", "game_no": key[0], **data}
+        if self.game_no == key[0]:
+            self._reviews[key] = message
+        return message
 
     # --- bots ----------------------------------------------------------------------------
     def bot_for(self, seat: int) -> str | None:

@@ -34,6 +34,8 @@ class Table:
         #: database insert is under way, so simultaneous requests cannot pass it together).
         self._creating: Counter[str] = Counter()
         self._sweeper: asyncio.Task[None] | None = None
+        #: Post-game reviews being worked out in the bot threads (see ``Room.review``).
+        self.reviews_running = 0
 
     async def open(self) -> None:
         """Migrate the database and restore every unfinished room by replaying its log."""

@@ -1,0 +1,189 @@
+"""The ``review`` message: the move advisor's post-game review, for a seated player only."""
+
+from __future__ import annotations
+
+import random
+import threading
+from typing import Any
+
+import pytest
+
+from cardtable.bots.review import review_game
+from cardtable.core import Rng
+from cardtable.games import get_game
+from cardtable.server import botseats
+
+from .helpers import Client, client, connect, create_room, join, play_to_end, start
+
+TWO_HUMANS = [{"kind": "human"}, {"kind": "human"}]
+SMALL = {"review_iterations": 1, "review_confirm": 2, "review_decisions": 6}
+
+
+def _review(player: Client, token: str | None = None) -> dict[str, Any]:
+    player.send({"type": "review", "token": player.token if token is None else token})
+    return player.until(lambda m: m["type"] in ("review", "error"))
+
+
+def _hasty(seed: int) -> Any:
+    """Skip-Bo: the stock first, then any building play, else a random discard: short
+    games. (Skyjo: any legal move.)"""
+    rng = random.Random(seed)
+
+    def choose(legal: list[int]) -> int:
+        stock = [a for a in legal if 52 <= a < 60]
+        plays = [a for a in legal if a < 92]
+        return stock[0] if stock else rng.choice(plays or legal)
+
+    return choose
+
+
+def _quiet(*clients: Client) -> None:
+    """Everything sent to these clients so far has arrived (a ping is answered last)."""
+    for each in clients:
+        each.send({"type": "ping"})
+        each.until(lambda m: m["type"] == "pong")
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "measure"),
+    [
+        ("skipbo", {"players": 2, "stock_size": 5}, "win_chance"),
+        ("skyjo", {"players": 2, "end_score": 10}, "round_points"),
+    ],
+)
+def test_a_finished_game_is_reviewed_for_the_asker_only(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch, game: str, options: dict[str, Any], measure: str
+) -> None:
+    calls: list[int] = []
+    real = botseats.review_game
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        calls.append(args[4])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(botseats, "review_game", counting)
+    with client(tmp_path, **SMALL) as http:
+        created = create_room(http, game, options, TWO_HUMANS, name="Ann")
+        code = created["code"]
+        bob = join(http, code, "Bob")
+        with connect(http, code, created["token"], bob["token"], None) as (ann, bobc, watcher):
+            for each in (ann, bobc, watcher):
+                each.hello()
+            assert _review(ann)["code"] == "not_finished"  # in the lobby
+            start(ann, created["host_token"])
+            ann.until(lambda m: m["type"] == "event" and m["kind"] == "start")
+            assert _review(ann)["code"] == "not_finished"  # while playing
+            play_to_end([ann, bobc], [watcher], _hasty(3))
+            room = http.app.state.table.rooms[code]  # type: ignore[attr-defined]
+            version = room.version
+
+            answer = _review(ann)
+            assert answer["type"] == "review", answer
+            assert answer["seat"] == 0 and answer["game_no"] == 1
+            assert answer["measure"] == measure and answer["iterations"] == 1
+            assert answer["confirm"] == 2 and answer["reviewed"] <= 6
+            assert 0 < answer["reviewed"] <= answer["decisions"]
+
+            # Exactly the library's review of the logged game, move texts in JSON too.
+            log = http.get(f"/api/rooms/{code}/games/1").json()
+            engine = get_game(game)
+            actions = [m["action"] for m in log["moves"]]
+            expected = review_game(
+                engine, engine.rules_from_json(log["rules"]), log["seed"], actions, 0,
+                iterations=1, confirm=2, max_decisions=6, rng=Rng(log["seed"] * 17),
+            ).to_json()  # fmt: skip
+            moves = answer.pop("moves")
+            assert {k: v for k, v in answer.items() if k not in ("type", "game_no")} == {
+                k: v for k, v in expected.items() if k != "moves"
+            }
+            assert [{k: m[k] for k in expected["moves"][0]} for m in moves] == expected["moves"]
+            for move in moves:
+                assert log["moves"][move["number"] - 1]["seat"] == 0  # Ann's own moves
+                assert move["played_move"] == engine.decode(move["action"]).to_json()
+                assert move["best_move"] == engine.decode(move["best_action"]).to_json()
+
+            # Only Ann heard it; asking again answers from memory; nothing moved.
+            _quiet(bobc, watcher)
+            assert not any(m["type"] == "review" for m in bobc.messages + watcher.messages)
+            again = _review(ann)
+            assert again["moves"] == moves and calls == [0]
+            assert _review(bobc)["seat"] == 1 and calls == [0, 1]
+            assert room.version == version
+
+
+def test_spectators_bad_tokens_and_bad_messages_are_refused(tmp_path: Any) -> None:
+    with client(tmp_path, **SMALL) as http:
+        created = create_room(
+            http, "skipbo", {"players": 2, "stock_size": 5}, TWO_HUMANS, name="Ann"
+        )
+        code = created["code"]
+        bob = join(http, code, "Bob")
+        with connect(http, code, created["token"], bob["token"], None) as (ann, bobc, watcher):
+            for each in (ann, bobc, watcher):
+                each.hello()
+            start(ann, created["host_token"])
+            play_to_end([ann, bobc], [watcher], _hasty(4))
+            room = http.app.state.table.rooms[code]  # type: ignore[attr-defined]
+            version = room.version
+            assert _review(watcher, "anything")["code"] == "not_a_player"
+            assert _review(ann, bob["token"])["code"] == "bad_token"
+            ann.send({"type": "review", "token": ann.token, "seat": 1})
+            assert ann.error()["code"] == "bad_message"
+            ann.send({"type": "review"})
+            assert ann.error()["code"] == "bad_message"
+            assert room._reviews == {} and room.version == version
+            # After the refusals the seat still gets its review.
+            assert _review(ann)["type"] == "review"
+
+
+def test_one_review_at_a_time_and_a_failure_is_a_refusal(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    release = threading.Event()
+    entered = threading.Event()
+    real = botseats.review_game
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        entered.set()
+        assert release.wait(20), "the test never released the review"
+        if args[4] == 0:
+            raise RuntimeError("no review today")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(botseats, "review_game", slow)
+    with client(tmp_path, **SMALL) as http:
+        created = create_room(
+            http, "skipbo", {"players": 2, "stock_size": 5}, TWO_HUMANS, name="Ann"
+        )
+        code = created["code"]
+        bob = join(http, code, "Bob")
+        with connect(http, code, created["token"], bob["token"]) as (ann, bobc):
+            ann.hello()
+            bobc.hello()
+            start(ann, created["host_token"])
+            play_to_end([ann, bobc], [], _hasty(5))
+            ann.send({"type": "review", "token": ann.token})
+            assert entered.wait(20)
+            assert _review(bobc)["code"] == "review_busy"  # Ann's is being worked out
+            release.set()
+            assert ann.until(lambda m: m["type"] in ("review", "error"))["code"] == "no_review"
+            _quiet(ann)  # the connection lives on
+            assert _review(bobc)["type"] == "review"  # and the room is free again
+
+
+def test_no_review_after_a_rematch(tmp_path: Any) -> None:
+    with client(tmp_path, **SMALL) as http:
+        created = create_room(
+            http, "skipbo", {"players": 2, "stock_size": 5}, TWO_HUMANS, name="Ann"
+        )
+        code = created["code"]
+        bob = join(http, code, "Bob")
+        with connect(http, code, created["token"], bob["token"]) as (ann, bobc):
+            ann.hello()
+            bobc.hello()
+            start(ann, created["host_token"])
+            play_to_end([ann, bobc], [], _hasty(6))
+            assert _review(ann)["type"] == "review"
+            ann.send({"type": "rematch", "host_token": created["host_token"]})
+            ann.until(lambda m: m["type"] == "event" and m["room"]["status"] == "lobby")
+            assert _review(ann)["code"] == "not_finished"
