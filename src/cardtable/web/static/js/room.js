@@ -2,11 +2,11 @@
 import { api, forgetSeat, playerName, rememberName, rememberSeat, seatFor } from "./api.js";
 import { Connection } from "./conn.js";
 import { announce, h, toast } from "./dom.js";
-import { t } from "./i18n.js";
+import { language, t } from "./i18n.js";
 import { fly, Picker } from "./play.js";
 import * as skipbo from "./skipbo.js";
 import * as skyjo from "./skyjo.js";
-import { describe } from "./words.js";
+import { describe, moveText } from "./words.js";
 
 const GAMES = { skipbo, skyjo };
 const LOG_LIMIT = 300;
@@ -26,7 +26,8 @@ export function errorText(data) {
   const key = `web.error.${code}`;
   const known = ["bad_request", "bad_options", "bad_seats", "bad_name", "no_room", "room_full", "not_host", "seats_free",
     "not_your_turn", "illegal_move", "stale_version", "bad_move", "not_playing", "too_many_rooms", "network",
-    "not_in_lobby", "seat_taken", "seat_unavailable", "rate_limited", "bad_token", "hint_busy"];
+    "not_in_lobby", "seat_taken", "seat_unavailable", "rate_limited", "bad_token", "hint_busy",
+    "not_finished", "not_a_player", "review_busy", "no_review"];
   const head = known.includes(code) ? t(key) : t("web.error.unknown");
   return data.reason ? `${head} (${data.reason})` : head;
 }
@@ -50,6 +51,8 @@ export function openRoom(code, outer, watch = false) {
     gone: null,
     hint: null,
     hinting: false,
+    review: null,
+    reviewing: false,
   };
   const picker = new Picker((action) => {
     ctx.pending = true;
@@ -110,7 +113,7 @@ export function openRoom(code, outer, watch = false) {
         ctx.gameNo = m.game_no;
         ctx.view = m.view;
         ctx.pending = false;
-        if (fresh) { ctx.log = []; ctx.summary = null; }
+        if (fresh) { ctx.log = []; ctx.summary = null; ctx.review = null; ctx.reviewing = false; }
         if (ctx.view && !ctx.log.length) fetchLog();
         break;
       }
@@ -123,6 +126,10 @@ export function openRoom(code, outer, watch = false) {
           ctx.room.spectators = m.spectators;
         }
         break;
+      case "review":
+        ctx.reviewing = false;
+        if (m.game_no === ctx.gameNo) ctx.review = m;
+        break;
       case "hint":
         ctx.hinting = false;
         ctx.hint = m;
@@ -131,6 +138,7 @@ export function openRoom(code, outer, watch = false) {
       case "error":
         ctx.pending = false;
         ctx.hinting = false;
+        ctx.reviewing = false;
         toast(errorText(m));
         break;
       default:
@@ -149,6 +157,8 @@ export function openRoom(code, outer, watch = false) {
         ctx.view = null;
         ctx.log = [];
         ctx.summary = null;
+        ctx.review = null;
+        ctx.reviewing = false;
         ctx.gameNo = m.room.game_no;
       }
       if (m.room.status === "lobby" && ctx.autostart && isHost()) {
@@ -162,6 +172,8 @@ export function openRoom(code, outer, watch = false) {
       ctx.gameNo = m.game_no;
       ctx.log = [];
       ctx.summary = null;
+      ctx.review = null;
+      ctx.reviewing = false;
       ctx.dismissed = false;
       if (ctx.room) ctx.room.status = "playing";
       announce(t("web.table.started"));
@@ -389,6 +401,38 @@ export function openRoom(code, outer, watch = false) {
     draw();
   }
 
+  function askReview() {
+    if (!ctx.mine || ctx.reviewing) return;
+    if (conn.send({ type: "review", token: ctx.mine.token })) ctx.reviewing = true;
+    else toast(t("web.net.offline"));
+    draw();
+  }
+
+  // The advisor's reasons are English: marked as such inside the translated sentence.
+  function english(sentence, text) {
+    const [before, after = ""] = sentence.split("\u0001");
+    return [before, h("span", { lang: "en" }, text), after];
+  }
+
+  function reviewSection(review, gameName) {
+    const winChance = review.measure === "win_chance";
+    const number = new Intl.NumberFormat(language(), { maximumFractionDigits: 1 });
+    const byNumber = new Map(review.moves.map((m) => [m.number, m]));
+    const worst = review.worst.map((n) => byNumber.get(n)).filter(Boolean);
+    const items = worst.map((m) => h("li", { class: "reviewed" },
+      h("div", { class: "played" }, t("web.review.move", { number: m.number, move: moveText(gameName, m.played_move) })),
+      h("div", { class: "cost" }, t(winChance ? "web.review.cost_skipbo" : "web.review.cost_skyjo",
+        { cost: number.format(winChance ? 100 * m.cost : m.cost) })),
+      h("div", { class: "better" }, t("web.review.better", { move: moveText(gameName, m.best_move) })),
+      h("div", { class: "why muted" }, ...english(t("web.review.reason", { reason: "\u0001" }), m.reason))));
+    return h("section", { class: "review", id: "review-list" },
+      h("h3", {}, t("web.review.title")),
+      h("p", {}, t("web.review.summary", { reviewed: review.reviewed, decisions: review.decisions, best: review.best_moves })),
+      h("p", {}, t(items.length ? "web.review.worst" : "web.review.none")),
+      items.length ? h("ol", { class: "reviewlist" }, items) : null,
+      h("p", { class: "muted small" }, t("web.review.note")));
+  }
+
   function scores(view, game) {
     const totals = game === skyjo ? view.totals : view.players.map((p) => p.score);
     const showTotals = game === skyjo || view.rules.rounds;
@@ -431,7 +475,12 @@ export function openRoom(code, outer, watch = false) {
         totals: view.totals, grids: view.grids, status: view.status,
       }, { name }));
     }
+    if (over && ctx.review) body.push(reviewSection(ctx.review, ctx.room.game));
     const buttons = h("p", { class: "dialogbuttons" });
+    if (over && ctx.seat !== null && ctx.mine && !ctx.review) {
+      buttons.append(h("button", { type: "button", id: "review", disabled: ctx.reviewing, onclick: askReview },
+        ctx.reviewing ? t("web.review.thinking") : t("web.review.button")), " ");
+    }
     if (over) {
       if (isHost()) {
         buttons.append(h("button", { type: "button", class: "primary", id: "rematch", onclick: () => {

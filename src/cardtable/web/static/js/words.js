@@ -66,3 +66,32 @@ export function describe(gameName, outcome, name) {
   }
   return lines;
 }
+
+// A move in the engine's JSON form, in words, addressed to the player who made it
+// (the post-game review shows the player's own moves and the advisor's better ones).
+export function moveText(gameName, move) {
+  if (gameName === "skyjo") {
+    const where = move.pos === undefined ? {} : { row: Math.floor(move.pos / 4) + 1, col: (move.pos % 4) + 1 };
+    switch (move.type) {
+      case "draw": return t("web.move.skyjo.draw");
+      case "take_discard": return t("web.move.skyjo.take_discard");
+      case "exchange": return t("web.move.skyjo.exchange", where);
+      case "reveal": return t("web.move.skyjo.reveal", where);
+      case "discard_and_reveal": return t("web.move.skyjo.discard_and_reveal", where);
+      default: return move.type;
+    }
+  }
+  const params = {
+    card: move.card === undefined ? "" : skipboName(move.card),
+    pile: move.pile === undefined ? "" : move.pile + 1,
+    discard: move.discard === undefined ? "" : move.discard + 1,
+  };
+  switch (move.type) {
+    case "play_hand": return t("web.move.skipbo.play_hand", params);
+    case "play_stock": return t(move.partner ? "web.move.skipbo.play_partner_stock" : "web.move.skipbo.play_stock", params);
+    case "play_discard": return t(move.partner ? "web.move.skipbo.play_partner_discard" : "web.move.skipbo.play_discard", params);
+    case "discard": return t(move.partner ? "web.move.skipbo.discard_partner" : "web.move.skipbo.discard", params);
+    case "end_turn": return t("web.move.skipbo.end_turn");
+    default: return move.type;
+  }
+}
