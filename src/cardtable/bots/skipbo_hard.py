@@ -86,8 +86,15 @@ class _Planner:
             self.threats.append((state.stocks[other][-1], weight))
         self.nodes = 0
         self.seen: set[tuple[object, ...]] = set()
+        # danger() + prospects() depend only on the multiset of needs; searches revisit them often.
+        self.outlook: dict[tuple[int, ...], tuple[float, float]] = {}
         self.best_score = -1e18
         self.best_first: tuple[int, int] | None = None
+        # The plays of the best line so far, and whether it ends the turn's planning
+        # early (a stock play or an emptied hand reveals cards, so the line stops there).
+        self.path: list[tuple[int, int]] = []
+        self.best_line: tuple[tuple[int, int], ...] = ()
+        self.best_stops = True
 
     # --- evaluation --------------------------------------------------------
     def danger(self) -> float:
@@ -112,14 +119,23 @@ class _Planner:
         return {0: 6.0, 1: 3.0, 2: 1.5}.get(best, 0.0)
 
     def value(self, wilds: int, from_discard: int, from_hand: int, ended: int) -> float:
+        return self._value(tuple(sorted(self.nexts)), wilds, from_discard, from_hand, ended)
+
+    def _value(
+        self, key: tuple[int, ...], wilds: int, from_discard: int, from_hand: int, ended: int
+    ) -> float:
+        outlook = self.outlook.get(key)
+        if outlook is None:
+            outlook = self.outlook[key] = (self.danger(), self.prospects())
+        danger, prospects = outlook
         score = (
             -_WILD_USED * wilds + _FROM_DISCARD * from_discard + _FROM_HAND * from_hand
-        ) - self.danger()
+        ) - danger
         if ended == 1:
             return _STOCK_PLAYED + score
         if ended == 2:
             return score + _HAND_EMPTIED
-        return score + self.prospects()
+        return score + prospects
 
     # --- search --------------------------------------------------------------
     def search(self) -> tuple[float, tuple[int, int] | None]:
@@ -127,21 +143,28 @@ class _Planner:
         self._dfs(None, 0, 0, 0)
         return self.best_score, self.best_first
 
-    def _record(self, score: float, first: tuple[int, int] | None) -> None:
+    def _record(
+        self, score: float, first: tuple[int, int] | None, last: tuple[int, int] | None = None
+    ) -> None:
         if score > self.best_score:
             self.best_score, self.best_first = score, first
+            self.best_line = (*self.path, last) if last else tuple(self.path)
+            self.best_stops = last is None
 
     def _dfs(self, first: tuple[int, int] | None, wilds: int, from_d: int, from_h: int) -> None:
         self.nodes += 1
-        self._record(self.value(wilds, from_d, from_h, 0), first)
+        nexts = self.nexts
+        ordered = tuple(sorted(nexts))
+        score = self._value(ordered, wilds, from_d, from_h, 0)
+        if score > self.best_score:
+            self._record(score, first)
         if self.nodes > _NODE_LIMIT:
             return
-        key = (tuple(self.hand), tuple(sorted(self.nexts)), tuple(self.depths))
+        key = (tuple(self.hand), ordered, tuple(self.depths))
         if key in self.seen:
             return
         self.seen.add(key)
-        nexts = self.nexts
-        needs = sorted(set(nexts))
+        needs = sorted(set(ordered))
         stock = self.stock_top
         if stock is not None:
             for need in needs if stock == _WILD else ([stock] if stock in nexts else []):
@@ -149,7 +172,7 @@ class _Planner:
                 self._play(need)
                 score = self.value(wilds, from_d, from_h, 1)
                 self._unplay(need)
-                self._record(score, first or move)
+                self._record(score, first or move, move)
         # Discard pile tops.
         for index in range(4):
             depth = self.depths[index]
@@ -159,7 +182,9 @@ class _Planner:
             for need in needs if card == _WILD else ([card] if card in nexts else []):
                 self.depths[index] -= 1
                 self._play(need)
+                self.path.append((index + 1, need))
                 self._dfs(first or (index + 1, need), wilds + (card == _WILD), from_d + 1, from_h)
+                self.path.pop()
                 self._unplay(need)
                 self.depths[index] += 1
         # Hand cards, numbered before wild.
@@ -173,9 +198,11 @@ class _Planner:
                 move = (-2 - card, need)
                 if not any(hand) and self.can_draw:
                     score = self.value(wilds + (card == _WILD), from_d, from_h + 1, 2)
-                    self._record(score, first or move)
+                    self._record(score, first or move, move)
                 else:
+                    self.path.append(move)
                     self._dfs(first or move, wilds + (card == _WILD), from_d, from_h + 1)
+                    self.path.pop()
                 self._unplay(need)
                 hand[card] += 1
 
@@ -194,6 +221,7 @@ class HardBot:
     """Plans the turn by search, stock first; see the module docstring."""
 
     name = "hard"
+    planner: type[_Planner] = _Planner
 
     def choose(self, state: GameState[Any], rng: Rng) -> int:
         if not isinstance(state, SkipBoState):
@@ -206,7 +234,7 @@ class HardBot:
         partner_stock = [a for a in legal if STOCK_BASE + 4 <= a < DISCARD_PLAY_BASE]
         if partner_stock:
             return partner_stock[0]
-        planner = _Planner(state, seat)
+        planner = self.planner(state, seat)
         _, first = planner.search()
         if first is not None:
             action = self._action(state, first)
