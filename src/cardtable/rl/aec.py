@@ -1,7 +1,9 @@
 """PettingZoo AEC environments: every seat is an agent, one action per step.
 
-``SkyjoAECEnv`` and ``SkipBoAECEnv`` (or ``aec_env("skyjo", ...)``) follow the AEC
-API of PettingZoo 1.24+:
+``SkyjoAECEnv`` and ``SkipBoAECEnv`` (or ``aec_env("skyjo", ...)``, the raw env) follow
+the AEC API of PettingZoo 1.24+; ``env("skyjo", ...)`` returns one wrapped the way
+PettingZoo's own classic envs are (``AssertOutOfBoundsWrapper`` and
+``OrderEnforcingWrapper``; ``illegal="terminate"`` adds ``TerminateIllegalWrapper``):
 
 - agents ``player_0 .. player_{n-1}`` are the seats; ``agent_selection`` is the
   seat to move (Skip-Bo turns take several steps, Skyjo turns two);
@@ -12,11 +14,19 @@ API of PettingZoo 1.24+:
 - rewards arrive when a round or the game ends (``reward_at``), as win/loss
   (+1 / -1, 0 for all on a blocked game or a tie of everyone) or as points
   (``reward="score"``: Skyjo points count against, so they are negated);
-- at the end of the game every agent is terminated (no truncation: the engines
-  end every game, Skip-Bo through its ``turn_limit`` safeguard); terminated agents
-  are then stepped with ``None`` and leave ``agents`` one by one;
+- at the end of the game every agent is terminated; terminated agents are then
+  stepped with ``None`` and leave ``agents`` one by one. Every game ends (Skip-Bo
+  through its ``turn_limit`` safeguard), so there is no truncation unless
+  ``max_steps`` is set: after that many actions (all agents together) an unfinished
+  game truncates every agent (no reward is paid for it);
 - an illegal action raises :class:`cardtable.core.IllegalMoveError` and changes
   nothing (mask the policy's choice with ``action_mask``).
+
+There is no Parallel API version: PettingZoo's ``aec_to_parallel`` is only correct for
+games in which every agent acts at once, and in these games one seat acts at a time
+(a Skip-Bo turn is any number of plays by the same seat), so a parallel step would have
+to invent no-op actions for everyone else. The envs say so with
+``metadata["is_parallelizable"] = False``.
 """
 
 from __future__ import annotations
@@ -30,7 +40,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from ..core import GameState, IllegalMoveError, RulesBase
-from .common import RewardRule, action_mask, load, observation, render_text
+from .common import MaskBytes, RewardRule, check_max_steps, load, render_text
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -55,6 +65,7 @@ class CardtableAECEnv(AECEnv):  # type: ignore[misc]
         *,
         reward: str = "win",
         reward_at: str = "game",
+        max_steps: int | None = None,
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
@@ -65,6 +76,10 @@ class CardtableAECEnv(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self.num_players: int = self.rules.players  # type: ignore[attr-defined]
         self.num_actions = self.game.num_actions
+        self.max_steps = check_max_steps(max_steps)
+        self.mask_bytes = MaskBytes(self.num_actions)
+        self._float32 = np.dtype(np.float32)
+        self._int8 = np.dtype(np.int8)
         self.reward_rule = RewardRule(game_name, self.num_players, reward, reward_at)
         self.possible_agents = [f"player_{seat}" for seat in range(self.num_players)]
         self.agent_seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
@@ -84,6 +99,7 @@ class CardtableAECEnv(AECEnv):  # type: ignore[misc]
         self._np_random: np.random.Generator | None = None
         self.state_: GameState[Any] | None = None
         self._rounds = 0
+        self._steps = 0
         # Whether ``rewards`` holds a non-zero payment (else it is all zeros already).
         self._paid = False
 
@@ -112,6 +128,7 @@ class CardtableAECEnv(AECEnv):  # type: ignore[misc]
         game_seed = int(self._np_random.integers(SEED_BOUND))
         self.state_ = self.game.new_state(self.rules, game_seed)
         self._rounds = 0
+        self._steps = 0
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._paid = False
@@ -128,8 +145,10 @@ class CardtableAECEnv(AECEnv):  # type: ignore[misc]
         state = self.game_state
         seat = self.agent_seat[agent]
         return {
-            "observation": observation(self.encoder, state, seat),
-            "action_mask": action_mask(state, seat, self.num_actions),
+            "observation": np.frombuffer(
+                bytearray(self.encoder.encode_bytes(state, seat)), self._float32
+            ),
+            "action_mask": np.frombuffer(bytearray(self.mask_bytes(state, seat)), self._int8),
         }
 
     def step(self, action: int | np.integer[Any] | None) -> None:
@@ -166,6 +185,9 @@ class CardtableAECEnv(AECEnv):  # type: ignore[misc]
             current = state.current_player
             assert current is not None
             self.agent_selection = self.possible_agents[current]
+            self._steps += 1
+            if self.max_steps is not None and self._steps >= self.max_steps:
+                self.truncations = dict.fromkeys(self.agents, True)
         if self.render_mode == "human":
             self.render()
 
@@ -193,10 +215,16 @@ class SkyjoAECEnv(CardtableAECEnv):
         *,
         reward: str = "win",
         reward_at: str = "game",
+        max_steps: int | None = None,
         render_mode: str | None = None,
     ) -> None:
         super().__init__(
-            "skyjo", rules, reward=reward, reward_at=reward_at, render_mode=render_mode
+            "skyjo",
+            rules,
+            reward=reward,
+            reward_at=reward_at,
+            max_steps=max_steps,
+            render_mode=render_mode,
         )
 
 
@@ -211,17 +239,50 @@ class SkipBoAECEnv(CardtableAECEnv):
         *,
         reward: str = "win",
         reward_at: str = "game",
+        max_steps: int | None = None,
         render_mode: str | None = None,
     ) -> None:
         super().__init__(
-            "skipbo", rules, reward=reward, reward_at=reward_at, render_mode=render_mode
+            "skipbo",
+            rules,
+            reward=reward,
+            reward_at=reward_at,
+            max_steps=max_steps,
+            render_mode=render_mode,
         )
 
 
 def aec_env(game_name: str, **kwargs: Any) -> CardtableAECEnv:
-    """``aec_env("skyjo", rules={"players": 3}, reward="score", reward_at="round")``."""
+    """The raw env: ``aec_env("skyjo", rules={"players": 3}, reward="score")``."""
     if game_name == "skyjo":
         return SkyjoAECEnv(**kwargs)
     if game_name == "skipbo":
         return SkipBoAECEnv(**kwargs)
     raise KeyError(f"unknown game {game_name!r}; known: skipbo, skyjo")
+
+
+ILLEGAL_MODES = ("raise", "terminate")
+
+
+def env(
+    game_name: str, *, illegal: str = "raise", illegal_reward: float = -1.0, **kwargs: Any
+) -> AECEnv:
+    """The AEC env wrapped like PettingZoo's classic envs: ``env("skyjo", rules=...)``.
+
+    ``AssertOutOfBoundsWrapper`` refuses actions outside the action space and
+    ``OrderEnforcingWrapper`` refuses stepping, observing or rendering before
+    ``reset()``. ``illegal="raise"`` (default): an illegal action raises
+    :class:`cardtable.core.IllegalMoveError`, as in the raw env;
+    ``illegal="terminate"``: PettingZoo's ``TerminateIllegalWrapper`` ends the game,
+    the offender gets ``illegal_reward`` and everyone else 0. Other keyword arguments
+    go to :func:`aec_env`; ``.unwrapped`` is the raw env.
+    """
+    from pettingzoo.utils import wrappers
+
+    if illegal not in ILLEGAL_MODES:
+        raise ValueError(f"illegal must be 'raise' or 'terminate', got {illegal!r}")
+    wrapped: AECEnv = aec_env(game_name, **kwargs)
+    if illegal == "terminate":
+        wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=illegal_reward)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)

@@ -34,6 +34,9 @@ class Encoder(Protocol):
     def encode_state(self, state: Any, seat: int) -> NDArray[np.float32]:
         """The same vector from the state's public fields, without building the view."""
 
+    def encode_bytes(self, state: Any, seat: int) -> bytes | bytearray:
+        """:meth:`encode_state` as the bytes of the float32 vector (a new object)."""
+
 
 def resolve_rules(game: Game[Any], rules: RulesBase | Mapping[str, Any] | None) -> RulesBase:
     """A rules object from a rules object, a dict of options (validated) or None (defaults)."""
@@ -77,6 +80,15 @@ def check_reward_options(reward: str, reward_at: str) -> None:
         raise ValueError(f"reward_at must be one of {', '.join(REWARD_AT)}, got {reward_at!r}")
 
 
+def check_max_steps(max_steps: int | None) -> int | None:
+    """``max_steps`` is None or a positive int."""
+    if max_steps is None:
+        return None
+    if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
+        raise ValueError(f"max_steps must be None or a positive integer, got {max_steps!r}")
+    return max_steps
+
+
 def observation(encoder: Encoder, state: GameState[Any], seat: int) -> NDArray[np.float32]:
     """The observation of ``seat`` (what the environments use): read from the state's
     public fields, equal to :func:`view_observation` (tested)."""
@@ -98,6 +110,37 @@ def action_mask(state: GameState[Any], seat: int, num_actions: int) -> NDArray[n
     for action in state.legal_actions():
         mask[action] = 1
     return np.frombuffer(mask, dtype=np.int8)
+
+
+class MaskBytes:
+    """The action mask of a seat as ``num_actions`` bytes (0 or 1), from the engine.
+
+    The bytes for the agent to move are built from ``state.legal_actions()`` and kept
+    per tuple of legal actions (at most ``limit`` tuples, then the cache starts over), so
+    a position whose legal actions were seen before costs one tuple and one lookup.
+    Equal to :func:`action_mask` (tested).
+    """
+
+    def __init__(self, num_actions: int, limit: int = 1 << 13) -> None:
+        self.num_actions = num_actions
+        self.limit = limit
+        self.zeros = bytes(num_actions)
+        self._cache: dict[tuple[int, ...], bytes] = {}
+
+    def __call__(self, state: GameState[Any], seat: int) -> bytes:
+        if state.current_player != seat:
+            return self.zeros
+        legal = tuple(state.legal_actions())
+        mask = self._cache.get(legal)
+        if mask is None:
+            buffer = bytearray(self.num_actions)
+            for action in legal:
+                buffer[action] = 1
+            mask = bytes(buffer)
+            if len(self._cache) >= self.limit:
+                self._cache.clear()
+            self._cache[legal] = mask
+        return mask
 
 
 def _win_loss(winners: tuple[int, ...], players: int) -> list[float]:

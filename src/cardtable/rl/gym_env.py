@@ -16,8 +16,13 @@
   :class:`cardtable.core.IllegalMoveError` and changes nothing; ``illegal="penalty"``
   leaves the state unchanged, returns ``illegal_penalty`` as reward and sets
   ``info["illegal_action"] = True`` (the episode goes on).
+- ``max_steps``: None (default: no truncation, every game ends) or a number of steps
+  after which an unfinished game is truncated (``truncated=True``); every ``step`` call
+  counts, an illegal one in penalty mode included.
 - Seeding: ``reset(seed=s)`` fixes the deal, the bots' choices and the learner's
   seat; later unseeded resets continue the same stream.
+- :func:`make_vector_env` / :class:`cardtable.rl.vector.CardtableVectorEnv`: N envs
+  stepped in one loop into batched arrays (Gymnasium ``VectorEnv`` API).
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from gymnasium import spaces
 
 from ..bots import Bot, make_bot
 from ..core import GameState, IllegalMoveError, Rng, RulesBase
-from .common import RewardRule, action_mask, load, observation, render_text
+from .common import MaskBytes, RewardRule, check_max_steps, load, render_text
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -58,6 +63,7 @@ class CardtableGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         reward_at: str = "game",
         illegal: str = "raise",
         illegal_penalty: float = -1.0,
+        max_steps: int | None = None,
         render_mode: str | None = None,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -80,14 +86,20 @@ class CardtableGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.reward_rule = RewardRule(game_name, self.num_players, reward, reward_at)
         self.illegal = illegal
         self.illegal_penalty = float(illegal_penalty)
+        self.max_steps = check_max_steps(max_steps)
         self.render_mode = render_mode
         self.num_actions = self.game.num_actions
+        self.mask_bytes = MaskBytes(self.num_actions)
+        self._int8 = np.dtype(np.int8)
         low, high = self.encoder.layout.bounds()
         self.observation_space = spaces.Box(low, high, dtype=np.float32)
         self.action_space = spaces.Discrete(self.num_actions)
         self.state_: GameState[Any] | None = None
         self.bot_rng = Rng(0)
         self._rounds = 0
+        self._steps = 0
+        # The episode ended (game over or truncated): step() needs a reset first.
+        self._ended = False
         self._seat_bots: dict[int, Bot] = {}
 
     # --- helpers ------------------------------------------------------------------
@@ -100,34 +112,25 @@ class CardtableGymEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def _observe(self) -> tuple[NDArray[np.float32], dict[str, Any]]:
         state = self.game_state
-        info: dict[str, Any] = {"action_mask": action_mask(state, self.seat, self.num_actions)}
-        return observation(self.encoder, state, self.seat), info
+        mask = np.frombuffer(bytearray(self.mask_bytes(state, self.seat)), self._int8)
+        return self.encoder.encode_state(state, self.seat), {"action_mask": mask}
 
-    def _play_bots(self) -> float:
-        """Bots move until the learner is to move or the game is over; the learner's reward."""
+    def _play_bots(self) -> None:
+        """Bots move until the learner is to move or the game is over."""
         state = self.game_state
         seat = self.seat
         bots = self._seat_bots
         rng = self.bot_rng
-        earn = self.reward_rule.earned
-        rounds = self._rounds
-        earned = 0.0
+        apply = state._apply
         while True:
             current = state.current_player  # None once the game is over
             if current is None or current == seat:
-                break
-            state._apply(bots[current].choose(state, rng))
-            rewards, rounds = earn(state, rounds)
-            if rewards is not None:
-                earned += rewards[seat]
-        self._rounds = rounds
-        return earned
+                return
+            apply(bots[current].choose(state, rng))
 
-    # --- gymnasium API ------------------------------------------------------------
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[NDArray[np.float32], dict[str, Any]]:
-        super().reset(seed=seed)
+    def _new_game(self) -> None:
+        """Deal a new game from ``np_random`` and let the bots play up to the learner
+        (what ``reset`` does after seeding; the vector env's autoreset calls it)."""
         rng = self.np_random
         if self.fixed_seat is None:
             self.seat = int(rng.integers(self.num_players))
@@ -135,41 +138,70 @@ class CardtableGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._seat_bots = dict(zip(others, self.bots, strict=True))
         self.bot_rng = Rng(int(rng.integers(SEED_BOUND)))
         while True:
-            self.state_ = self.game.new_state(self.rules, int(rng.integers(SEED_BOUND)))
-            self._rounds = 0
+            state = self.state_ = self.game.new_state(self.rules, int(rng.integers(SEED_BOUND)))
             self._play_bots()
             # Bots could in principle finish a (short Skip-Bo) game before the learner's
             # first move; such a deal is replaced by the next one of the seeded stream.
-            if not self.state_.is_over:
+            if not state.is_over:
                 break
+        # What the bots earned before the learner's first move is not paid to anyone.
+        self._rounds = len(state.rounds())
+        self._steps = 0
+        self._ended = False
+
+    def _act(self, code: int) -> float | None:
+        """The learner's move ``code`` and the bots' replies: the learner's reward, or
+        None for an illegal move in penalty mode (nothing changed). Counts the step."""
+        state = self.game_state
+        if self._ended:
+            raise RuntimeError("the episode is over: call reset()")
+        if not (0 <= code < self.num_actions and state.is_legal_action(code)):
+            if self.illegal == "raise":
+                state.apply_action(code)  # raises IllegalMoveError with the reason
+                raise IllegalMoveError(f"action {code} is not legal")  # pragma: no cover
+            self._steps += 1
+            return None
+        state._apply(code)
+        self._play_bots()
+        self._steps += 1
+        # One call sums whatever rounds (or the game) the learner's move and the bots'
+        # moves finished: the same total as paying move by move.
+        rewards, self._rounds = self.reward_rule.earned(state, self._rounds)
+        return 0.0 if rewards is None else rewards[self.seat]
+
+    def _finish(self, earned: float | None, info: dict[str, Any]) -> tuple[float, bool, bool]:
+        """Reward, terminated, truncated after :meth:`_act`; adds the step's info entries."""
+        state = self.game_state
+        terminated = state.is_over
+        truncated = not terminated and self.max_steps is not None and self._steps >= self.max_steps
+        self._ended = terminated or truncated
+        if earned is None:
+            info["illegal_action"] = True
+            earned = self.illegal_penalty
+        if terminated:
+            result = state.result()
+            assert result is not None
+            info["winners"] = list(result.winners)
+            info["scores"] = list(result.scores)
+        return earned, terminated, truncated
+
+    # --- gymnasium API ------------------------------------------------------------
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[NDArray[np.float32], dict[str, Any]]:
+        super().reset(seed=seed)
+        self._new_game()
         return self._observe()
 
     def step(
         self, action: int | np.integer[Any]
     ) -> tuple[NDArray[np.float32], float, bool, bool, dict[str, Any]]:
-        state = self.game_state
-        if state.is_over:
-            raise RuntimeError("the game is over: call reset()")
-        code = int(action)
-        if not (0 <= code < self.num_actions and state.is_legal_action(code)):
-            if self.illegal == "raise":
-                state.apply_action(code)  # raises IllegalMoveError with the reason
-                raise IllegalMoveError(f"action {code} is not legal")  # pragma: no cover
-            obs, info = self._observe()
-            info["illegal_action"] = True
-            return obs, self.illegal_penalty, False, False, info
-        state._apply(code)
-        rewards, self._rounds = self.reward_rule.earned(state, self._rounds)
-        earned = (0.0 if rewards is None else rewards[self.seat]) + self._play_bots()
+        earned = self._act(int(action))
         obs, info = self._observe()
-        if state.is_over:
-            result = state.result()
-            assert result is not None
-            info["winners"] = list(result.winners)
-            info["scores"] = list(result.scores)
+        reward, terminated, truncated = self._finish(earned, info)
         if self.render_mode == "human":
             self.render()
-        return obs, earned, state.is_over, False, info
+        return obs, reward, terminated, truncated, info
 
     def render(self) -> str | None:
         if self.render_mode is None or self.state_ is None:
@@ -199,11 +231,19 @@ GYM_IDS = {"skyjo": "cardtable/Skyjo-v0", "skipbo": "cardtable/SkipBo-v0"}
 
 
 def register_envs() -> None:
-    """Register ``cardtable/Skyjo-v0`` and ``cardtable/SkipBo-v0`` with Gymnasium (idempotent)."""
-    entry = {"skyjo": "SkyjoGymEnv", "skipbo": "SkipBoGymEnv"}
+    """Register ``cardtable/Skyjo-v0`` and ``cardtable/SkipBo-v0`` with Gymnasium (idempotent).
+
+    ``gymnasium.make_vec(id, num_envs=N)`` then builds a :class:`CardtableVectorEnv`
+    (``vectorization_mode="sync"`` gives Gymnasium's ``SyncVectorEnv``).
+    """
+    entry = {"skyjo": "Skyjo", "skipbo": "SkipBo"}
     for game_name, env_id in GYM_IDS.items():
         if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point=f"cardtable.rl.gym_env:{entry[game_name]}")
+            gymnasium.register(
+                id=env_id,
+                entry_point=f"cardtable.rl.gym_env:{entry[game_name]}GymEnv",
+                vector_entry_point=f"cardtable.rl.vector:{entry[game_name]}VectorEnv",
+            )
 
 
 register_envs()
@@ -216,14 +256,26 @@ def gym_env(game_name: str, **kwargs: Any) -> CardtableGymEnv:
     return CardtableGymEnv(game_name, **kwargs)
 
 
-def make_vector_env(game_name: str, num_envs: int, **kwargs: Any) -> gymnasium.vector.SyncVectorEnv:
+def make_vector_env(
+    game_name: str, num_envs: int, *, sync: bool = False, **kwargs: Any
+) -> gymnasium.vector.VectorEnv:
     """``num_envs`` copies of the single-agent env stepped together (Gymnasium vector API).
 
+    By default a :class:`cardtable.rl.vector.CardtableVectorEnv`, which steps the envs
+    in one loop into batched arrays (``autoreset_mode=`` NEXT_STEP by default, SAME_STEP
+    or DISABLED); ``sync=True`` gives Gymnasium's own ``SyncVectorEnv`` of the same envs
+    (it returns the same arrays, more slowly; ``autoreset_mode`` is passed to it too).
     Masks come batched in ``infos["action_mask"]`` (shape ``(num_envs, num_actions)``);
-    finished games are reset on the following step (Gymnasium's default next-step
-    autoreset). ``reset(seed=s)`` seeds env ``i`` with ``s + i``.
+    ``reset(seed=s)`` seeds env ``i`` with ``s + i``.
     """
-    if num_envs < 1:
-        raise ValueError(f"num_envs must be at least 1, got {num_envs}")
-    factory = functools.partial(gym_env, game_name, **kwargs)
-    return gymnasium.vector.SyncVectorEnv([factory] * num_envs)
+    if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+        raise ValueError(f"num_envs must be at least 1, got {num_envs!r}")
+    if sync:
+        vector_options = {}
+        if "autoreset_mode" in kwargs:
+            vector_options["autoreset_mode"] = kwargs.pop("autoreset_mode")
+        factory = functools.partial(gym_env, game_name, **kwargs)
+        return gymnasium.vector.SyncVectorEnv([factory] * num_envs, **vector_options)
+    from .vector import CardtableVectorEnv
+
+    return CardtableVectorEnv(game_name, num_envs, **kwargs)

@@ -135,7 +135,7 @@ class SkipBoEncoder:
         n = self.players
         piles = n * DISCARD_PILES
         self._np_frombuffer = np.frombuffer
-        self._np_float32 = np.float32
+        self._dtype = np.dtype(np.float32)
         self._orders = tuple(tuple((seat + k) % n for k in range(n)) for seat in range(n))
         self._to_move = {
             rel: _float_bytes([float(i == rel) for i in range(n)]) for rel in (*range(n), None)
@@ -154,12 +154,13 @@ class SkipBoEncoder:
                 partner[(mate - seat) % n] = 1.0
             self._tail.append(_float_bytes(partner + self._rules_part))
 
-    def encode_state(self, state: Any, seat: int) -> NDArray[np.float32]:
-        """The observation of ``seat`` from the public fields of ``state``.
+    def encode_bytes(self, state: Any, seat: int) -> bytearray:
+        """The observation of ``seat`` as the bytes of its float32 vector (little-endian).
 
-        Equal to ``encode(state.view(seat))`` (tested). Reads no other hand than the
-        seat's own, no stock card below the top and nothing of the draw pile but its
-        length.
+        What the environments use (:meth:`encode_state` is ``np.frombuffer`` of these
+        bytes; the vector env joins those of every env). Equal to
+        ``encode(state.view(seat))`` (tested). Reads no other hand than the seat's own,
+        no stock card below the top and nothing of the draw pile but its length.
         """
         assert isinstance(state, SkipBoState)
         n = self.players
@@ -225,7 +226,13 @@ class SkipBoEncoder:
             *[min(scores[owner], SCORE_HIGH) for owner in order],
         )
         buffer += self._tail[seat]
-        return self._np_frombuffer(buffer, dtype=self._np_float32)
+        return buffer
+
+    def encode_state(self, state: Any, seat: int) -> NDArray[np.float32]:
+        """The observation of ``seat`` from the public fields of ``state`` (a new,
+        writable array). Equal to ``encode(state.view(seat))`` (tested)."""
+        # encode_bytes returns a new bytearray: the array owns it and is writable.
+        return self._np_frombuffer(self.encode_bytes(state, seat), self._dtype)
 
     def encode_list(self, view: JSON) -> list[float]:
         """The observation as a list of floats (see :func:`skipbo_layout` for the order)."""

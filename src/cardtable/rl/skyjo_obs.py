@@ -21,7 +21,7 @@ Two encoders give the same vector:
 from __future__ import annotations
 
 import struct
-from operator import mul
+from operator import itemgetter, mul
 from typing import TYPE_CHECKING, Any
 
 from ..core import JSON
@@ -109,31 +109,23 @@ _IS_DOWN = {"up": 0.0, "down": 1.0, "removed": 0.0}
 _IS_REMOVED = {"up": 0.0, "down": 0.0, "removed": 1.0}
 
 
-class _MaskTable(dict[int, Any]):
-    """Per 12-bit position mask, a value computed on first use (``table[mask]``)."""
-
-    def __init__(self, make: Any) -> None:
-        super().__init__()
-        self.make = make
-
-    def __missing__(self, mask: int) -> Any:
-        value = self.make(mask)
-        self[mask] = value
-        return value
-
-
 def _flag_bytes(mask: int) -> bytes:
     """float32 flags (1.0 where the mask has the position) of positions 0..11."""
     return struct.pack(f"<{SLOTS}f", *(float(mask >> pos & 1) for pos in range(SLOTS)))
 
 
-#: Bytes of 12 float32 flags per mask (at most 4096 entries): grid_down is
-#: ``_FLAGS[present & down]``, grid_removed ``_FLAGS[FULL & ~present]``.
-_FLAGS: _MaskTable = _MaskTable(_flag_bytes)
+#: Per 12-bit position mask (4096 entries, built by the first encoder): the bytes of 12
+#: float32 flags (grid_down is ``_FLAGS[present & down]``, grid_removed
+#: ``_FLAGS[FULL ^ present]``), and 12 ints, 1 where the card is face up (they multiply
+#: the raw cards: ``_UP[present ^ down]`` with ``down`` inside ``present``).
+_FLAGS: list[bytes] = []
+_UP: list[tuple[int, ...]] = []
 
 
-#: Per face-up mask, 12 ints: 1 where the card is face up (they multiply the raw cards).
-_UP: _MaskTable = _MaskTable(lambda mask: tuple(mask >> pos & 1 for pos in range(SLOTS)))
+def _build_tables() -> None:
+    if not _FLAGS:
+        _UP.extend(tuple(mask >> pos & 1 for pos in range(SLOTS)) for mask in range(FULL + 1))
+        _FLAGS.extend(_flag_bytes(mask) for mask in range(FULL + 1))
 
 
 class SkyjoEncoder:
@@ -157,6 +149,7 @@ class SkyjoEncoder:
     def _init_fast(self) -> None:
         import numpy as np
 
+        _build_tables()
         n = self.players
         f32 = struct.Struct("<f")
 
@@ -164,89 +157,113 @@ class SkyjoEncoder:
             return b"".join(f32.pack(value) for value in values)
 
         self._orders = tuple(tuple((seat + k) % n for k in range(n)) for seat in range(n))
-        self._starts = tuple(range(0, SLOTS * n, SLOTS))
+        self._totals_of = tuple(itemgetter(*order) for order in self._orders)
         self._np_frombuffer = np.frombuffer
-        self._np_float32 = np.float32
-        # phase one-hot + to_move one-hot, per (phase, relative seat to move or None).
-        self._head = {
-            (phase, rel): floats(
+        self._dtype = np.dtype(np.float32)
+        # phase one-hot + to_move one-hot, at index phase * (n + 1) + relative seat to
+        # move (n: nobody, once the game is over).
+        self._head = [
+            floats(
                 [float(i == phase) for i in range(len(PHASES))]
                 + [float(i == rel) for i in range(n)]
             )
             for phase in range(len(PHASES))
-            for rel in (*range(n), None)
-        }
+            for rel in range(n + 1)
+        ]
         # held, held_from (2), discard_top, discard_empty, counts (15), draw_count, reshuffled
         self._middle = struct.Struct(f"<{5 + len(VALUES) + 2}f")
-        self._values = struct.Struct(f"<{SLOTS * n}f")
+        self._row = struct.Struct(f"<{SLOTS}f")
+        # Per seat, the inputs of its last encoded grid and what was made of them:
+        # (present, down, cards, values bytes, face-up sum, down bytes, removed bytes).
+        self._rows: list[tuple[Any, ...]] = [(-1, -1, None, b"", 0, b"", b"")] * n
         self._sums = struct.Struct(f"<{2 * n}f")
-        # closer one-hot (last entry: nobody) + the rules part, per relative closer.
-        self._tail = {
-            rel: floats([float(i == (n if rel is None else rel)) for i in range(n + 1)])
-            + floats(self._rules_part)
-            for rel in (*range(n), None)
-        }
+        # closer one-hot (index n: nobody) + the rules part, per relative closer.
+        self._tail = [
+            floats([float(i == rel) for i in range(n + 1)]) + floats(self._rules_part)
+            for rel in range(n + 1)
+        ]
 
-    def encode_state(self, state: Any, seat: int) -> NDArray[np.float32]:
-        """The observation of ``seat`` from the public fields of ``state``.
+    def encode_bytes(self, state: Any, seat: int) -> bytes:
+        """The observation of ``seat`` as the bytes of its float32 vector (little-endian).
 
-        Equal to ``encode(state.view(seat))`` (tested). Face-down cards are read only to
-        be multiplied by 0 and the draw pile only for its length, so the vector does not
-        depend on anything the view hides (tested by re-dealing hidden cards).
+        What the environments use: :meth:`encode_state` is ``np.frombuffer`` of these
+        bytes, and the vector env joins those of every env into one batch. Read from
+        the public fields of ``state``; face-down cards are read only to be multiplied
+        by 0 and the draw pile only for its length, so the vector does not depend on
+        anything the view hides (tested by re-dealing hidden cards).
         """
         assert isinstance(state, SkyjoState)
         n = self.players
         phase = state.phase
-        head = self._head[phase, None if phase == OVER else (state.player - seat) % n]
         held = state.hand
         discard = state.discard
         # counts per value; Python's negative indices put -2, -1 at 13, 14.
         tally = [0] * len(VALUES)
         for card in discard:
             tally[card] += 1
-        middle = self._middle.pack(
-            0 if held is None else held,
-            phase == DRAWN,
-            phase == TAKEN,
-            discard[-1] if discard else 0,
-            not discard,
-            *tally[13:],
-            *tally[:13],
-            len(state.draw),
-            state.reshuffled,
-        )
         presents = state.present
         downs = state.down
-        flags = _FLAGS
-        up_table = _UP
-        ups: list[int] = []
+        cards = state.cards
+        rows = self._rows
+        grid_values: list[bytes] = []
+        sums: list[int] = []
         down_bytes: list[bytes] = []
         removed_bytes: list[bytes] = []
-        order = self._orders[seat]
-        for owner in order:
+        for owner in self._orders[seat]:
             present = presents[owner]
             down = downs[owner] & present
-            ups += up_table[present & ~down]
-            down_bytes.append(flags[down])
-            removed_bytes.append(flags[FULL & ~present])
-        cards = state.cards
-        cut = seat * SLOTS
-        # Every seat's 12 cards in relative seat order, face-down ones multiplied by 0.
-        values = list(map(mul, cards[cut:] + cards[:cut], ups))
-        sums = [sum(values[start : start + SLOTS]) for start in self._starts]
-        state_totals = state.totals
-        totals = [state_totals[owner] for owner in order]
+            base = owner * SLOTS
+            part = cards[base : base + SLOTS]
+            row = rows[owner]
+            # A grid that has not changed since the last call (most grids between two
+            # observations of the same seat) reuses its bytes; the test compares every
+            # input, the hidden cards included, so the result is the same either way.
+            if row[0] != present or row[1] != down or row[2] != part:
+                # The owner's 12 cards, face-down ones (and removed ones) multiplied by 0.
+                up_values = list(map(mul, part, _UP[present ^ down]))
+                row = rows[owner] = (
+                    present,
+                    down,
+                    part,
+                    self._row.pack(*up_values),
+                    sum(up_values),
+                    _FLAGS[down],
+                    _FLAGS[FULL ^ present],
+                )
+            grid_values.append(row[3])
+            sums.append(row[4])
+            down_bytes.append(row[5])
+            removed_bytes.append(row[6])
+        totals = self._totals_of[seat](state.totals)
         if min(totals) < TOTAL_LOW or max(totals) > TOTAL_HIGH:
-            totals = [min(max(total, TOTAL_LOW), TOTAL_HIGH) for total in totals]
+            totals = tuple(min(max(total, TOTAL_LOW), TOTAL_HIGH) for total in totals)
         closer = state.closer
-        buffer = bytearray(head)
-        buffer += middle
-        buffer += self._values.pack(*values)
-        buffer += b"".join(down_bytes)
-        buffer += b"".join(removed_bytes)
-        buffer += self._sums.pack(*sums, *totals)
-        buffer += self._tail[None if closer is None else (closer - seat) % n]
-        return self._np_frombuffer(buffer, dtype=self._np_float32)
+        return b"".join(
+            (
+                self._head[phase * (n + 1) + (n if phase == OVER else (state.player - seat) % n)],
+                self._middle.pack(
+                    0 if held is None else held,
+                    phase == DRAWN,
+                    phase == TAKEN,
+                    discard[-1] if discard else 0,
+                    not discard,
+                    *tally[13:],
+                    *tally[:13],
+                    len(state.draw),
+                    state.reshuffled,
+                ),
+                *grid_values,
+                *down_bytes,
+                *removed_bytes,
+                self._sums.pack(*sums, *totals),
+                self._tail[n if closer is None else (closer - seat) % n],
+            )
+        )
+
+    def encode_state(self, state: Any, seat: int) -> NDArray[np.float32]:
+        """The observation of ``seat`` from the public fields of ``state`` (a new,
+        writable array). Equal to ``encode(state.view(seat))`` (tested)."""
+        return self._np_frombuffer(bytearray(self.encode_bytes(state, seat)), self._dtype)
 
     def encode_list(self, view: JSON) -> list[float]:
         """The observation as a list of floats (see :func:`skyjo_layout` for the order)."""

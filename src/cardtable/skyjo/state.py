@@ -34,6 +34,7 @@ from .moves import (
     DRAW,
     EXCHANGE,
     MOVES,
+    NUM_ACTIONS,
     REVEAL,
     TAKE_DISCARD,
     DrawFromDeck,
@@ -154,6 +155,27 @@ class SkyjoState(GameState[Move]):
         if phase == SETUP:
             return _REVEALS[self.down[seat]][:]
         return []
+
+    def is_legal_action(self, action: int) -> bool:
+        """``action in self.legal_actions()`` in constant time (the same masks)."""
+        phase = self.phase
+        if phase == TURN:
+            return action in _TURN_ACTIONS
+        if phase == DRAWN:
+            if EXCHANGE <= action < REVEAL:
+                return bool(self.present[self.player] >> (action - EXCHANGE) & 1)
+            if DISCARD_AND_REVEAL <= action < NUM_ACTIONS:
+                return bool(self.down[self.player] >> (action - DISCARD_AND_REVEAL) & 1)
+            return False
+        if phase == TAKEN:
+            return EXCHANGE <= action < REVEAL and bool(
+                self.present[self.player] >> (action - EXCHANGE) & 1
+            )
+        if phase == SETUP:
+            return REVEAL <= action < DISCARD_AND_REVEAL and bool(
+                self.down[self.player] >> (action - REVEAL) & 1
+            )
+        return False
 
     def explain_illegal(self, move: Move) -> str:
         phase = self.phase
