@@ -25,12 +25,16 @@ Cost and determinism: a review is a pure function of the record, the seat, the
 iterations per decision (a count, not a time, so results are reproducible) and
 the generator passed in. Each decision's seed is derived from its move number,
 so a decision gets the same figures whether or not ``max_decisions`` leaves
-others out. The advisor's values are Monte-Carlo estimates: with few iterations
-a small cost can be noise, not a mistake.
+others out. The advisor's values are Monte-Carlo estimates: a cost is reported
+only when the best and played moves, compared again on fresh re-deals, differ by
+more than twice the standard error of that comparison; with few re-deals a small
+real loss goes unreported rather than noise being reported as a mistake.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -38,7 +42,7 @@ from typing import Any
 from ..core import JSON, Game, GameState, Rng, RulesBase
 from ..skipbo.state import SkipBoState
 from ..skyjo.state import SETUP, SkyjoState
-from .advisor import advise, distinct_moves
+from .advisor import Advice, advise, distinct_moves
 from .montecarlo import Budget
 
 #: What a value measures, per game: a chance to win (higher is better) or round points (lower).
@@ -47,6 +51,8 @@ MEASURES = {"skipbo": "win_chance", "skyjo": "round_points"}
 DEFAULT_ITERATIONS = 8
 #: Moves listed as the worst ones by default.
 WORST = 5
+#: A loss is reported only when it is this many standard errors above zero.
+CLEAR = 2.0
 
 _MASK64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
@@ -172,10 +178,11 @@ def review_position(
     every legal move on ``iterations`` re-deals; picking the highest of many noisy
     estimates favours a move that was lucky, so the best move and the played one
     are then compared again, alone, on ``confirm`` fresh re-deals (default
-    ``4 * iterations``), and the cost and both values come from that comparison.
-    A played move the first step values as high as the best costs 0, and so does
-    one the second step finds at least as good; the best move shown is then the
-    played one.
+    ``4 * iterations``), each re-deal playing both, and the cost and both values
+    come from that comparison. The cost is counted only when it is clear: its mean
+    more than ``CLEAR`` (2) standard errors of the paired differences above 0. A
+    played move the first step values as high as the best costs 0, and so does one
+    whose loss is not clear; the best move shown is then the played one.
 
     ``state`` is not changed. The advisor sees only a re-deal of what ``seat``
     cannot see, so the answer is the same for every state that looks the same to
@@ -202,20 +209,7 @@ def review_position(
     if played.value == best.value:
         best = played  # as good as the first choice: the played move is shown as best
     else:
-        again = advise(
-            world,
-            seat,
-            Budget(iterations=confirm, milliseconds=None),
-            rng.next64(),
-            moves=(best.action, action),
-        )
-        values = {item.action: item for item in again}
-        best, played = values[best.action], values[action]
-        gap = best.value - played.value if win_chance else played.value - best.value
-        if gap > 0.0:
-            cost = gap
-        else:  # the first choice did not hold up: nothing shown to be better
-            best = played
+        best, played, cost = _compare(world, seat, best, played, confirm, rng, win_chance)
     return ReviewedMove(
         number=len(state.history) + 1,
         round=len(state.rounds()) + 1,
@@ -231,6 +225,47 @@ def review_position(
         choices=distinct_moves(state),
         samples=played.samples,
     )
+
+
+def _compare(
+    world: GameState[Any],
+    seat: int,
+    best: Advice,
+    played: Advice,
+    confirm: int,
+    rng: Rng,
+    win_chance: bool,
+) -> tuple[Advice, Advice, float]:
+    """The best and played moves valued again on ``confirm`` fresh re-deals, each
+    re-deal playing both (paired), and the loss if it is clear, else 0.
+
+    A loss is clear when its mean is above ``CLEAR`` standard errors of the paired
+    differences; otherwise the played move is reported as good as the best.
+    """
+    differences = []
+    totals = {best.action: 0.0, played.action: 0.0}
+    latest: dict[int, Advice] = {}
+    one = Budget(iterations=1, milliseconds=None)
+    for _ in range(confirm):
+        pair = advise(world, seat, one, rng.next64(), moves=(best.action, played.action))
+        latest = {item.action: item for item in pair}
+        first, mine = latest[best.action].value, latest[played.action].value
+        totals[best.action] += first
+        totals[played.action] += mine
+        differences.append(first - mine if win_chance else mine - first)
+    mean = sum(differences) / confirm
+    spread_ = (
+        math.sqrt(sum((d - mean) ** 2 for d in differences) / (confirm - 1) / confirm)
+        if confirm > 1
+        else 0.0
+    )
+    again_best, again_played = (
+        dataclasses.replace(latest[action], value=totals[action] / confirm, samples=confirm)
+        for action in (best.action, played.action)
+    )
+    if mean > 0.0 and mean > CLEAR * spread_:
+        return again_best, again_played, mean
+    return again_played, again_played, 0.0  # no clear loss: the played move is as good
 
 
 def decision_indices(

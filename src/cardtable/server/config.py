@@ -39,7 +39,7 @@ class ServerConfig:
     #: is the same every time. See docs/bots.md for what a review costs.
     review_iterations: int = 2
     review_confirm: int = 8
-    review_decisions: int = 40
+    review_decisions: int = 24
     #: Reviews computed at once on the whole server (one more is refused as busy).
     review_workers: int = 1
     #: The bot that plays for a human who has been away longer than ``grace_seconds``.
