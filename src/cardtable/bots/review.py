@@ -254,7 +254,7 @@ def _compare(
         totals[played.action] += mine
         differences.append(first - mine if win_chance else mine - first)
     mean = sum(differences) / confirm
-    spread_ = (
+    stderr = (
         math.sqrt(sum((d - mean) ** 2 for d in differences) / (confirm - 1) / confirm)
         if confirm > 1
         else 0.0
@@ -263,7 +263,7 @@ def _compare(
         dataclasses.replace(latest[action], value=totals[action] / confirm, samples=confirm)
         for action in (best.action, played.action)
     )
-    if mean > 0.0 and mean > CLEAR * spread_:
+    if mean > 0.0 and mean > CLEAR * stderr:
         return again_best, again_played, mean
     return again_played, again_played, 0.0  # no clear loss: the played move is as good
 
