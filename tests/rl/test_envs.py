@@ -231,4 +231,5 @@ def test_bench_command_reports_steps_per_second(capsys, tmp_path) -> None:
     assert code == 0
     out = capsys.readouterr().out
     assert "aec" in out and "gym x2" in out
-    assert path.read_text().count("steps_per_second") == 3
+    assert "sync x2" in out
+    assert path.read_text().count("steps_per_second") == 4

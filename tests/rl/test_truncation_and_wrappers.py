@@ -211,3 +211,14 @@ def test_one_encoder_over_interleaved_games_equals_the_view_encoding(players) ->
                 )
                 checked += 1
     assert checked > 400
+
+
+def test_no_parallel_api_the_envs_say_they_are_not_parallelizable() -> None:
+    """docs/rl.md explains why: one seat acts at a time; PettingZoo's converter refuses."""
+    from pettingzoo.utils.conversions import aec_to_parallel
+
+    for game_name in ("skyjo", "skipbo"):
+        raw = aec_env(game_name)
+        assert raw.metadata["is_parallelizable"] is False
+        with pytest.raises(AssertionError, match="is_parallelizable"):
+            aec_to_parallel(raw)

@@ -15,10 +15,11 @@ PettingZoo's own classic envs are (``AssertOutOfBoundsWrapper`` and
   (+1 / -1, 0 for all on a blocked game or a tie of everyone) or as points
   (``reward="score"``: Skyjo points count against, so they are negated);
 - at the end of the game every agent is terminated; terminated agents are then
-  stepped with ``None`` and leave ``agents`` one by one. Every game ends (Skip-Bo
-  through its ``turn_limit`` safeguard), so there is no truncation unless
+  stepped with ``None`` and leave ``agents`` one by one. There is no truncation unless
   ``max_steps`` is set: after that many actions (all agents together) an unfinished
-  game truncates every agent (no reward is paid for it);
+  game truncates every agent (no reward is paid for it). Skip-Bo ends every game
+  (its ``turn_limit`` safeguard); Skyjo does not when a policy never turns its last
+  cards up (e.g. always exchanging at a face-up position);
 - an illegal action raises :class:`cardtable.core.IllegalMoveError` and changes
   nothing (mask the policy's choice with ``action_mask``).
 

@@ -3,15 +3,20 @@
 This module is imported by the command line to add its flags, so it imports
 numpy, Gymnasium and PettingZoo only inside :func:`run_rl_bench`.
 
-Three figures, each on one core, each counting one step as one learner/agent
+Four figures, each on one core, each counting one step as one learner/agent
 action with its observation and action mask computed:
 
 - ``aec``: the PettingZoo AEC env, every seat playing uniformly random legal moves,
   ``observe()`` called for the agent to move before every step;
 - ``gym``: one single-agent Gymnasium env stepped directly, reset when its game ends
   (learner random, bots ``--rl-bots``);
-- ``gym xN``: ``SyncVectorEnv`` of N such envs; steps = N per vector step (its
-  own batching and copying included).
+- ``gym xN``: the vector env of N such envs that ``make_vector_env`` returns
+  (:class:`cardtable.rl.vector.CardtableVectorEnv`); steps = N per vector step (its
+  batching included);
+- ``sync xN``: the same N envs in Gymnasium's ``SyncVectorEnv``, for comparison.
+
+The learner's policy is the same everywhere: per env, ``np.flatnonzero`` of the mask
+and a uniform draw with the benchmark's own seeded generator.
 
 The bots' own moves inside a Gymnasium step are counted separately as engine moves.
 Each figure is given per second of wall-clock time and per second of this process's
@@ -137,19 +142,20 @@ def _bench_single(game_name: str, rules: RulesBase, seconds: float, bots: str) -
 
 
 def _bench_gym(
-    game_name: str, rules: RulesBase, seconds: float, num_envs: int, bots: str
+    game_name: str, rules: RulesBase, seconds: float, num_envs: int, bots: str, sync: bool
 ) -> RlFigure:
     import numpy as np
 
     from .gym_env import make_vector_env
 
-    envs = make_vector_env(game_name, num_envs, rules=rules, opponents=bots)
+    envs = make_vector_env(game_name, num_envs, sync=sync, rules=rules, opponents=bots)
+    inner = _inner(envs)
     _, infos = envs.reset(seed=0)
     rng = Rng(0)
     steps = 0
     cpu_start = time.process_time()
     start = time.perf_counter()
-    moves_before = sum(len(env.game_state.history) for env in _inner(envs))
+    moves_before = sum(len(env.game_state.history) for env in inner)
     finished_moves = 0
     deadline = start + seconds
     while True:
@@ -159,18 +165,18 @@ def _bench_gym(
             legal = np.flatnonzero(masks[index])
             if len(legal):
                 actions[index] = legal[rng.below(len(legal))]
-        for env in _inner(envs):
-            if env.game_state.is_over:  # reset on this step: count the finished game
-                finished_moves += len(env.game_state.history)
-        _, _, _, _, infos = envs.step(actions)
+        _, _, terminated, truncated, infos = envs.step(actions)
         steps += num_envs
+        # A finished game is replaced on the next step: count its moves now.
+        for index in np.flatnonzero(terminated | truncated).tolist():
+            finished_moves += len(inner[index].game_state.history)
         if time.perf_counter() >= deadline:
             break
     elapsed = time.perf_counter() - start
     cpu = time.process_time() - cpu_start
-    moves = finished_moves + sum(len(env.game_state.history) for env in _inner(envs))
+    moves = finished_moves + sum(len(env.game_state.history) for env in inner)
     envs.close()
-    label = f"gym x{num_envs}"
+    label = f"{'sync' if sync else 'gym'} x{num_envs}"
     return RlFigure(label, steps, elapsed, moves - moves_before, cpu)
 
 
@@ -181,11 +187,14 @@ def _inner(envs: Any) -> list[Any]:
 def run_rl_bench(
     game_name: str, rules: RulesBase, *, seconds: float, num_envs: int, bots: str
 ) -> list[RlFigure]:
-    """Measure the three figures, splitting ``seconds`` between them."""
-    share = seconds / 3
-    figures = [_bench_aec(game_name, rules, share), _bench_single(game_name, rules, share, bots)]
-    figures.append(_bench_gym(game_name, rules, share, num_envs, bots))
-    return figures
+    """Measure the four figures, splitting ``seconds`` between them."""
+    share = seconds / 4
+    return [
+        _bench_aec(game_name, rules, share),
+        _bench_single(game_name, rules, share, bots),
+        _bench_gym(game_name, rules, share, num_envs, bots, sync=False),
+        _bench_gym(game_name, rules, share, num_envs, bots, sync=True),
+    ]
 
 
 def load_average() -> tuple[float, float, float] | None:

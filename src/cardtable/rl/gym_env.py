@@ -16,9 +16,10 @@
   :class:`cardtable.core.IllegalMoveError` and changes nothing; ``illegal="penalty"``
   leaves the state unchanged, returns ``illegal_penalty`` as reward and sets
   ``info["illegal_action"] = True`` (the episode goes on).
-- ``max_steps``: None (default: no truncation, every game ends) or a number of steps
-  after which an unfinished game is truncated (``truncated=True``); every ``step`` call
-  counts, an illegal one in penalty mode included.
+- ``max_steps``: None (default: no truncation) or a number of steps after which an
+  unfinished game is truncated (``truncated=True``); every ``step`` call counts, an
+  illegal one in penalty mode included. (A Skyjo policy that never turns its last cards
+  up never ends its round: this is the guard against it.)
 - Seeding: ``reset(seed=s)`` fixes the deal, the bots' choices and the learner's
   seat; later unseeded resets continue the same stream.
 - :func:`make_vector_env` / :class:`cardtable.rl.vector.CardtableVectorEnv`: N envs
