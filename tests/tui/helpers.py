@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import Any
 
 from textual.pilot import Pilot
@@ -79,10 +81,12 @@ def cursor_keys(app: TableApp, pos: int) -> list[str]:
     return rows + cols
 
 
-async def play_to_end(pilot: Pilot[None], app: TableApp, max_moves: int = 5_000) -> int:
-    """Play our seat with the greedy bot's choices, by keys, until the final page; moves made."""
+async def play_to_end(
+    pilot: Pilot[None], app: TableApp, max_moves: int = 5_000, bot_name: str = "greedy"
+) -> int:
+    """Play our seat with a bot's choices (greedy), by keys, until the final page; moves made."""
     state = state_of(app)
-    bot = make_bot(state.game.name, "greedy")
+    bot = make_bot(state.game.name, bot_name)
     rng = Rng(7)
     moves = 0
     while moves < max_moves:
@@ -98,3 +102,14 @@ async def play_to_end(pilot: Pilot[None], app: TableApp, max_moves: int = 5_000)
         assert len(state.history) > before, (move, app.message)
         moves += 1
     raise AssertionError("the game did not end")
+
+
+async def wait_for(
+    pilot: Pilot[None], condition: Callable[[], bool], what: str, limit: float = 60.0
+) -> None:
+    """Let the app run until ``condition()`` holds (real time: threads and servers work)."""
+    deadline = time.monotonic() + limit
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await pilot.pause(0.05)

@@ -4,26 +4,33 @@ The app holds no game state: it draws ``source.view()`` after every update, and
 keeps only what the player is pointing at (a cursor, a selected card). Every key
 is declared in ``BINDINGS`` with an ``action_*`` method; descriptions are
 translation keys, shown translated in the key bar and the help screen.
+
+Once the game is over the final scores offer the post-game review (``v``): a local
+game works it out in a worker thread with the server's budget, an online room asks
+the server. At an online room, the host may start a rematch (``m``) and every seat
+follows the room into its next game.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from abc import abstractmethod
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import RichLog, Static
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from ..skipbo.moves import EndTurn
 from ..skyjo.moves import DiscardAndReveal, DrawFromDeck, Exchange, Reveal, TakeDiscard
 from .skipbo_board import Place, build_move, legal_sources, render_skipbo
 from .skyjo_board import SkyjoCursor, render_skyjo
-from .source import GameSource, MoveRefusedError, Update
+from .source import GameSource, MoveRefusedError, RefusedError, Update
 from .words import Words
 
 JSON = dict[str, Any]
@@ -44,14 +51,17 @@ def seat_names(lang: str, source: GameSource) -> list[str]:
 
 
 class TextScreen(ModalScreen[None]):
-    """A modal page of text (help, round summary, final scores); any closing key returns."""
+    """A modal page of text (help, round summary, final scores); any closing key returns.
+
+    A page taller than the terminal scrolls (arrows, page up and down).
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,enter,space,question_mark", "close", "keys.close"),
     ]
     DEFAULT_CSS = """
     TextScreen { align: center middle; }
-    TextScreen > Vertical {
+    TextScreen > VerticalScroll {
         width: 76; height: auto; max-height: 22;
         border: round $accent; background: $panel; padding: 0 1;
     }
@@ -63,11 +73,74 @@ class TextScreen(ModalScreen[None]):
         self.kind = kind
 
     def compose(self) -> ComposeResult:
-        with Vertical():
+        with VerticalScroll():
             yield Static(self.body, id="page")
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+class FinalScreen(TextScreen):
+    """The final scores, with the keys of what comes after a game: review, rematch."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("v", "app.review", "keys.review"),
+        Binding("m", "app.rematch", "keys.rematch"),
+    ]
+
+
+class ReviewScreen(TextScreen):
+    """The post-game review: "reviewing…" with its progress, then the costliest moves.
+
+    The page is drawn again from ``draw()`` a few times a second, so it follows the
+    review as it is worked out (a worker thread, or the server) without blocking.
+    """
+
+    DEFAULT_CSS = """
+    ReviewScreen > Vertical {
+        width: 76; height: auto; max-height: 22;
+        border: round $accent; background: $panel; padding: 0 1;
+    }
+    ReviewScreen VerticalScroll { height: auto; max-height: 19; }
+    ReviewScreen #review-keys { height: 1; color: $text-muted; }
+    """
+
+    def __init__(self, draw: Callable[[], Text], keys: str) -> None:
+        super().__init__(draw(), "review")
+        self.draw = draw
+        self.keys = keys
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            with VerticalScroll():
+                yield Static(self.body, id="page")
+            yield Static(self.keys, id="review-keys")
+
+    def on_mount(self) -> None:
+        self.set_interval(0.2, self.redraw)
+
+    def redraw(self) -> None:
+        self.body = self.draw()
+        self.query_one("#page", Static).update(self.body)
+
+
+class ReviewCancelledError(Exception):
+    """The review thread stops: its worker was cancelled (a new game, or the app closing)."""
+
+
+@dataclasses.dataclass
+class ReviewJob:
+    """One request for the post-game review and what came of it."""
+
+    done: int = 0
+    total: int = 0
+    result: dict[str, Any] | None = None
+    error: str | None = None
+    worker: Worker[Any] | None = None
+
+    @property
+    def running(self) -> bool:
+        return self.result is None and self.error is None
 
 
 class TableApp(App[None]):
@@ -85,6 +158,8 @@ class TableApp(App[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark,f1", "help", "keys.help"),
         Binding("h", "hint", "keys.hint"),
+        Binding("v", "review", "keys.review"),
+        Binding("m", "rematch", "keys.rematch"),
         Binding("escape", "cancel", "keys.cancel", show=False),
         Binding("ctrl+q", "quit", "keys.quit"),
     ]
@@ -98,6 +173,7 @@ class TableApp(App[None]):
         self.message = ""
         self.log_lines: list[str] = []
         self.finished = False
+        self.review_job: ReviewJob | None = None
 
     # --- layout -------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -120,10 +196,17 @@ class TableApp(App[None]):
         """A game source that fails (an online room that closed) is explained, not a crash."""
         if event.worker.name == "game" and event.state == WorkerState.ERROR:
             self.say(self.words("msg.lost", reason=str(event.worker.error)))
+        elif event.worker.name == "review":
+            self.review_finished(event.worker, event.state)
 
     # --- updates --------------------------------------------------------------
     def on_update(self, update: Update) -> None:
         """Called by the source after every move (and once at the start)."""
+        if update.lobby:
+            self.say(self.words("rematch.lobby"))
+            return
+        if update.new_game:
+            self.new_game()
         outcome = update.outcome
         if outcome is not None:
             self.after_move(update.view)
@@ -144,6 +227,21 @@ class TableApp(App[None]):
     def after_move(self, view: JSON) -> None:
         """Forget a selection that no longer makes sense; games override it."""
 
+    def new_game(self) -> None:
+        """The room dealt its next game (a rematch): forget the last one, keep the seat."""
+        job = self.review_job
+        if job is not None and job.worker is not None:
+            job.worker.cancel()
+        self.review_job = None
+        self.finished = False
+        self.log_lines.clear()
+        self.query_one("#log", RichLog).clear()
+        while len(self.screen_stack) > 1 and isinstance(self.screen, TextScreen):
+            self.pop_screen()
+        self.words = Words(self.lang, self.source.game.name, seat_names(self.lang, self.source))
+        self.after_move(self.source.view())
+        self.say(self.words("rematch.started"))
+
     def redraw(self) -> None:
         view = self.source.view()
         self.query_one("#status", Static).update(self.status_text(view))
@@ -160,7 +258,8 @@ class TableApp(App[None]):
         def closed(_: None) -> None:
             self.source.hold(False)
 
-        self.push_screen(TextScreen(body, kind), closed)
+        screen = FinalScreen(body, kind) if kind == "final" else TextScreen(body, kind)
+        self.push_screen(screen, closed)
 
     # --- text -------------------------------------------------------------------
     def key_bar(self) -> Text:
@@ -181,6 +280,8 @@ class TableApp(App[None]):
         page = Text(self.words("help.title", game=self.title) + "\n\n", style="bold")
         page.append(self.words(f"help.{self.source.game.name}") + "\n\n")
         for binding in self.all_bindings():
+            if binding.action == "rematch" and self.source.rematch_role() is None:
+                continue  # a rematch is for online rooms
             keys = binding.key_display or " / ".join(binding.key.split(","))
             page.append(f"{keys:>16}", style="bold")
             page.append(f"  {self.words(binding.description)}\n")
@@ -223,6 +324,149 @@ class TableApp(App[None]):
 
     @abstractmethod
     def final_page(self, view: JSON) -> Text: ...
+
+    def final_keys(self) -> Text:
+        """The last lines of the final scores: review, rematch, back to the table, quit."""
+        w = self.words
+        parts = [w("final.review")]
+        role = self.source.rematch_role()
+        if role == "host":
+            parts.append(w("final.rematch"))
+        elif role == "guest":
+            parts.append(w("final.rematch_wait"))
+        text = Text("\n" + " · ".join(parts) + "\n", style="bold")
+        text.append(w("summary.quit"), style="dim")
+        return text
+
+    # --- after the game: review and rematch ---------------------------------------------
+    def game_over(self) -> bool:
+        return self.source.view().get("result") is not None
+
+    def action_review(self) -> None:
+        """Show the review of our moves, asking for it first (once the game is over)."""
+        if not self.game_over():
+            self.say(self.words("msg.after_game"))
+            return
+        job = self.review_job
+        if job is None or job.error is not None:
+            job = self.review_job = ReviewJob()
+            self.say(self.words("review.thinking"))
+            if self.source.reviews_here:
+                job.worker = self.run_worker(
+                    self.review_here_thread,
+                    name="review",
+                    group="review",
+                    thread=True,
+                    exit_on_error=False,
+                )
+            else:
+                job.worker = self.run_worker(
+                    self.source.review(), name="review", group="review", exit_on_error=False
+                )
+        if not isinstance(self.screen, ReviewScreen):
+            self.push_screen(ReviewScreen(self.review_page, self.words("review.back")))
+
+    def review_here_thread(self) -> JSON:
+        """The local review (runs in a worker thread; the UI goes on meanwhile)."""
+        worker = get_current_worker()
+        job = self.review_job
+
+        def progress(done: int, total: int) -> None:
+            if worker.is_cancelled:
+                raise ReviewCancelledError
+            if job is not None:
+                job.done, job.total = done, total
+
+        return self.source.review_here(progress)
+
+    def review_finished(self, worker: Worker[Any], state: WorkerState) -> None:
+        job = self.review_job
+        if job is None or job.worker is not worker:
+            return  # the review of a game left behind
+        if state == WorkerState.SUCCESS and isinstance(worker.result, dict):
+            job.result = worker.result
+            self.say("")
+        elif state == WorkerState.ERROR:
+            job.error = self.refusal_text("review", worker.error)
+            self.say(job.error)
+        elif state == WorkerState.CANCELLED:
+            job.error = self.words("review.error.no_review")
+        else:
+            return
+        if isinstance(self.screen, ReviewScreen):
+            self.screen.redraw()
+
+    def refusal_text(self, what: str, error: BaseException | None) -> str:
+        """Words for a refused review or rematch: known codes translated, others quoted."""
+        w = self.words
+        if isinstance(error, RefusedError):
+            key = f"{what}.error.{error.code}"
+            if w.has(key):
+                return w(key)
+            return w(f"{what}.refused", reason=error.reason or error.code)
+        return w(f"{what}.refused", reason=str(error))
+
+    def review_page(self) -> Text:
+        """The review as it stands: reviewing (with progress), refused, or the moves."""
+        w = self.words
+        job = self.review_job
+        page = Text(w("review.title") + "\n\n", style="bold")
+        if job is None or job.running:
+            if job is not None and job.total:
+                page.append(w("review.progress", done=job.done, total=job.total))
+            else:
+                page.append(w("review.thinking"))
+        elif job.error is not None:
+            page.append(job.error, style="bold red")
+        elif job.result is not None:
+            page.append_text(self.review_text(job.result))
+        return page
+
+    def review_text(self, review: JSON) -> Text:
+        """The costliest moves of a review (the server's ``review`` message form)."""
+        w = self.words
+        win_chance = review.get("measure") == "win_chance"
+        by_number = {move["number"]: move for move in review.get("moves", [])}
+        worst = [by_number[n] for n in review.get("worst", []) if n in by_number]
+        text = Text(
+            w(
+                "review.summary",
+                reviewed=review.get("reviewed", 0),
+                decisions=review.get("decisions", 0),
+                best=review.get("best_moves", 0),
+            )
+            + "\n\n"
+        )
+        text.append(w("review.worst" if worst else "review.none") + "\n")
+        for move in worst:
+            played = w.move(move["played_move"])
+            text.append("\n" + w("review.move", number=move["number"], move=played) + "\n")
+            cost = 100 * move["cost"] if win_chance else move["cost"]
+            key = "review.cost_skipbo" if win_chance else "review.cost_skyjo"
+            text.append("  " + w(key, cost=w.number(cost)) + "\n", style="bold yellow")
+            text.append("  " + w("review.better", move=w.move(move["best_move"])) + "\n")
+            text.append("  " + w("review.reason", reason=move["reason"]) + "\n", style="dim")
+        text.append("\n" + w("review.note"), style="dim")
+        return text
+
+    def action_rematch(self) -> None:
+        """The host starts a rematch; a guest is told the host can (and will be followed)."""
+        role = self.source.rematch_role()
+        if role is None:
+            self.say(self.words("rematch.local"))
+        elif not self.game_over():
+            self.say(self.words("msg.after_game"))
+        elif role != "host":
+            self.say(self.words("rematch.wait_host"))
+        else:
+            self.say(self.words("rematch.asked"))
+            self.run_worker(self.ask_rematch(), name="rematch", group="rematch", exclusive=True)
+
+    async def ask_rematch(self) -> None:
+        try:
+            await self.source.rematch()
+        except RefusedError as error:
+            self.say(self.refusal_text("rematch", error))
 
     # --- moves --------------------------------------------------------------------
     def my_turn(self, view: JSON) -> bool:
@@ -339,7 +583,7 @@ class SkyjoApp(TableApp):
             page.append(f"  {w('common.round', round=number):<12} {points}\n", style="dim")
         page.append("\n")
         page.append_text(self.scores_table(view, result.get("scores") or view["totals"]))
-        page.append("\n" + w("summary.quit"), style="dim")
+        page.append_text(self.final_keys())
         return page
 
     def action_cursor(self, drow: int, dcol: int) -> None:
@@ -450,7 +694,7 @@ class SkipBoApp(TableApp):
                     f"  {w.who(player['seat']):<28} "
                     f"{w('skipbo.left', count=player['stock_size'])}\n"
                 )
-        page.append("\n" + w("summary.quit"), style="dim")
+        page.append_text(self.final_keys())
         return page
 
     # --- selection ----------------------------------------------------------------

@@ -12,13 +12,18 @@ import asyncio
 import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from ..bots import Bot, bot_names, make_bot
 from ..bots.advisor import advise
 from ..bots.levels import LEVELS
 from ..bots.montecarlo import Budget
+from ..bots.review import review_game
 from ..core import JSON, Game, GameState, IllegalMoveError, Rng, RulesBase
+from ..server.config import ServerConfig  # standard library only: the review budget
+
+#: Costliest moves named in a review (as the server's ``review`` message).
+REVIEW_WORST = 5
 
 
 class MoveRefusedError(Exception):
@@ -29,12 +34,29 @@ class MoveRefusedError(Exception):
         self.reason = reason
 
 
+class RefusedError(Exception):
+    """A review or a rematch could not be had: ``code`` as the server's error codes
+    (``review_busy``, ``not_finished``, ``not_host``...), ``reason`` in plain English."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class Update:
-    """What changed: the outcome of one move (None for the first update) and the view after it."""
+    """What changed: the outcome of one move (None for the first update) and the view after it.
+
+    An online room also says when it went back to its lobby for a rematch (``lobby``,
+    with the finished game's view) and when a new game of the room was dealt
+    (``new_game``, with the new game's first view).
+    """
 
     view: JSON
     outcome: JSON | None = None
+    new_game: bool = False
+    lobby: bool = False
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -52,6 +74,18 @@ class Hint:
 
 
 Notify = Callable[[Update], None]
+#: ``progress(done, total)``: called by a review after each decision it looked at.
+Progress = Callable[[int, int], None]
+
+
+def review_message(game: Game[Any], review: Any, game_no: int | None = None) -> JSON:
+    """A :class:`~cardtable.bots.review.Review` in the form of the server's ``review``
+    message, the moves in the engine's JSON form included, so one page shows both."""
+    data: JSON = {"type": "review", "game_no": game_no, **review.to_json(REVIEW_WORST)}
+    for move in data["moves"]:
+        move["played_move"] = game.decode(move["action"]).to_json()
+        move["best_move"] = game.decode(move["best_action"]).to_json()
+    return data
 
 
 class GameSource(ABC):
@@ -82,6 +116,32 @@ class GameSource(ABC):
 
     def hold(self, held: bool) -> None:  # noqa: B027 - optional hook
         """Pause (True) or resume (False) the bots while the player reads a summary."""
+
+    # --- post-game review ---------------------------------------------------------------
+    #: True when :meth:`review_here` works the review out on this machine; False when
+    #: :meth:`review` asks the table for it.
+    reviews_here: ClassVar[bool] = False
+
+    def review_here(self, progress: Progress | None = None) -> JSON:
+        """Work out the post-game review of our seat here (blocking: call it in a thread).
+
+        The answer has the form of the server's ``review`` message. Raises
+        :class:`RefusedError`.
+        """
+        raise RefusedError("no_review", "this game cannot be reviewed here")
+
+    async def review(self) -> JSON:
+        """Ask for the post-game review of our seat; raises :class:`RefusedError`."""
+        raise RefusedError("no_review", "this game cannot be reviewed")
+
+    # --- rematch ------------------------------------------------------------------------
+    def rematch_role(self) -> str | None:
+        """``"host"`` (may start a rematch), ``"guest"`` (follows the host's), or None."""
+        return None
+
+    async def rematch(self) -> None:
+        """Start a rematch (the host of an online room); raises :class:`RefusedError`."""
+        raise RefusedError("no_rematch", "a rematch is for online tables")
 
 
 def resolve_bot(game: str, token: str) -> str:
@@ -163,6 +223,29 @@ class LocalGame(GameSource):
         if self._notify is not None:
             self._notify(Update(self.view(), outcome.to_json()))
         self._wake.set()
+
+    reviews_here = True
+
+    def review_here(self, progress: Progress | None = None) -> JSON:
+        """The review of our seat with the server's budget (``review_iterations``,
+        ``review_confirm``, ``review_decisions``): a few seconds for a long game, and the
+        same review as a server would give for the same game."""
+        state = self.state
+        if not state.is_over:
+            raise RefusedError("not_finished", "a review is offered once the game is over")
+        review = review_game(
+            self.game,
+            state.rules,
+            state.seed,
+            state.history[:],
+            self.seat,
+            iterations=ServerConfig.review_iterations,
+            confirm=ServerConfig.review_confirm,
+            max_decisions=ServerConfig.review_decisions,
+            rng=Rng(state.seed * 17 + self.seat),
+            progress=progress,
+        )
+        return review_message(self.game, review)
 
     def hold(self, held: bool) -> None:
         if held:

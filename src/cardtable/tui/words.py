@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..i18n import translate
+from ..i18n import FALLBACK, catalog, translate
 
 JSON = dict[str, Any]
 
@@ -24,6 +24,10 @@ class Words:
 
     def __call__(self, key: str, **params: object) -> str:
         return translate(self.lang, key, **params)
+
+    def has(self, key: str) -> bool:
+        """Whether ``key`` has a text (without counting a miss, unlike a lookup)."""
+        return key in catalog(self.lang) or key in catalog(FALLBACK)
 
     # --- small pieces -----------------------------------------------------
     def who(self, seat: int) -> str:
@@ -44,6 +48,11 @@ class Words:
         if self.game == "skipbo" and card == 0:
             return self("skipbo.wild")
         return str(card)
+
+    def number(self, value: float, digits: int = 1) -> str:
+        """``value`` with ``digits`` decimals, with a decimal comma outside English."""
+        text = f"{value:.{digits}f}"
+        return text if self.lang == "en" else text.replace(".", ",")
 
     def position(self, pos: int) -> str:
         return self("skyjo.position", row=pos // 4 + 1, col=pos % 4 + 1)

@@ -1,0 +1,117 @@
+"""The post-game review in the terminal client, for a local game (worked out in a
+worker thread with the server's budget)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from cardtable.bots.review import review_game
+from cardtable.core import Rng
+from cardtable.server.config import ServerConfig
+from cardtable.tui.app import ReviewJob, ReviewScreen, TextScreen
+from cardtable.tui.source import LocalGame
+
+from .helpers import local_app, play_to_end, settle, state_of, wait_for
+
+
+def test_a_local_game_to_the_end_then_its_review() -> None:
+    async def body() -> None:
+        # Our seat plays the random bot's moves, so some of them clearly cost something.
+        app = local_app("skipbo", {"players": 2, "stock_size": 5}, seed=5)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await play_to_end(pilot, app, bot_name="random")
+            assert isinstance(app.screen, TextScreen) and app.screen.kind == "final"
+            page = app.screen.body.plain
+            assert "v: review my moves" in page and "rematch" not in page  # local: no rematch
+            await pilot.press("v")
+            assert isinstance(app.screen, ReviewScreen)
+            job = app.review_job
+            assert job is not None and job.worker is not None
+            await wait_for(pilot, lambda: not job.running, "the review")
+            assert job.error is None and job.result is not None
+            await wait_for(pilot, lambda: "Your costliest moves" in app.screen.body.plain, "page")
+            text = app.screen.body.plain
+
+            # The same review as the library's, with the server's budget and seed.
+            state = state_of(app)
+            expected = review_game(
+                state.game,
+                state.rules,
+                state.seed,
+                state.history,
+                0,
+                iterations=ServerConfig.review_iterations,
+                confirm=ServerConfig.review_confirm,
+                max_decisions=ServerConfig.review_decisions,
+                rng=Rng(state.seed * 17),
+            )
+            worst = expected.worst()
+            assert worst, "a random player's game should have a costly move"
+            assert job.result["worst"] == [move.number for move in worst]
+            assert f"{expected.reviewed} of your {expected.decisions} decisions" in text
+            first = worst[0]
+            played = app.words.move(state.game.decode(first.action).to_json())
+            better = app.words.move(state.game.decode(first.best_action).to_json())
+            assert f"Move {first.number}: {played}" in text
+            assert f"cost you about {100 * first.cost:.1f}% of your chance to win" in text
+            assert f"Better: {better}" in text and f"Why: {first.reason}" in text
+
+            # Escape goes back to the final scores; v again shows the kept review at once.
+            await pilot.press("escape")
+            assert isinstance(app.screen, TextScreen) and app.screen.kind == "final"
+            await pilot.press("v")
+            assert isinstance(app.screen, ReviewScreen) and app.review_job is job
+            await pilot.press("escape", "escape")
+            assert not isinstance(app.screen, TextScreen)
+            await pilot.press("v")  # from the table too (the key is the app's)
+            assert isinstance(app.screen, ReviewScreen)
+
+    asyncio.run(body())
+
+
+def test_the_reviewing_state_and_a_refusal_are_shown() -> None:
+    app = local_app("skyjo", {"players": 2}, seed=3, lang="fr")
+    app.review_job = ReviewJob(done=3, total=24)
+    assert "Analyse de vos coups… 3 sur 24" in app.review_page().plain
+    app.review_job = ReviewJob(error="x")
+    assert app.review_page().plain.endswith("x")
+    page = app.review_text(
+        {
+            "measure": "round_points",
+            "reviewed": 1,
+            "decisions": 2,
+            "best_moves": 0,
+            "worst": [7],
+            "moves": [
+                {
+                    "number": 7,
+                    "cost": 2.3,
+                    "played_move": {"type": "take_discard"},
+                    "best_move": {"type": "draw"},
+                    "reason": "draws an unknown card",
+                }
+            ],
+        }
+    ).plain
+    assert "Coup 7 : prendre la carte de la défausse" in page
+    assert "Ce coup vous a coûté environ 2,3 points." in page
+    assert "Mieux : piocher" in page
+    assert "Pourquoi : draws an unknown card" in page  # the advisor's reasons stay English
+
+
+def test_no_review_before_the_end() -> None:
+    async def body() -> None:
+        app = local_app("skyjo", {"players": 2}, seed=3)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("v")
+            assert app.message == "Only once the game is over."
+            assert app.review_job is None and not isinstance(app.screen, TextScreen)
+            await pilot.press("m")
+            assert app.message.startswith("A rematch is for online tables")
+            assert isinstance(app.source, LocalGame)
+            await pilot.press("question_mark")
+            help_page = app.screen.body.plain  # type: ignore[attr-defined]
+            assert "review my moves" in help_page and "rematch" not in help_page
+
+    asyncio.run(body())
