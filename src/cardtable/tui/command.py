@@ -53,6 +53,11 @@ def add_play_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="seat token to resume a seat (with --join; by default the token stored "
         "when this machine joined the room)",
     )
+    online.add_argument(
+        "--host-token",
+        help="the room's host token (with --join), to start a rematch from the final "
+        "scores; kept with the seat for the next time",
+    )
     return play
 
 
@@ -109,9 +114,9 @@ def check_mode(args: argparse.Namespace) -> None:
     if args.join is None:
         if args.game is None:
             raise PlayError("give a GAME (skipbo or skyjo), or --join URL")
-        for flag in ("name", "token"):
+        for flag in ("name", "token", "host_token"):
             if getattr(args, flag) is not None:
-                raise PlayError(f"--{flag} goes with --join")
+                raise PlayError(f"--{flag.replace('_', '-')} goes with --join")
         return
     if args.game is not None:
         raise PlayError("--join takes the game from the room; leave out GAME")
@@ -128,7 +133,9 @@ async def play_online(args: argparse.Namespace, lang: str) -> None:
     from .app import make_app
     from .remote import RemoteGame
 
-    source = await RemoteGame.join(args.join, name=args.name, token=args.token)
+    source = await RemoteGame.join(
+        args.join, name=args.name, token=args.token, host_token=args.host_token
+    )
     if source.room.get("status") == "lobby":
         print(f"cardtable play: room {source.code}: waiting for the host to start the game…")
     try:

@@ -6,12 +6,18 @@ keeps the last version it received, reconnects on its own with back-off after a
 dropped connection and catches up (``hello`` with ``last_version``), turns the
 server's refusals into :class:`MoveRefusedError` and feeds every event to the app as
 an :class:`Update`. The server is the only authority: nothing here knows a rule.
+
+It keeps following the room after the game is over: a seated player may ask the
+server for the post-game review (``review``), the host (with the room's host token)
+may start a rematch (``rematch`` then ``start``, as the web page does), and when the
+room deals its next game the source switches to it, same seat, same token.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import json
 import os
 import re
@@ -26,7 +32,7 @@ from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from ..core import JSON, Game
 from ..games import get_game
-from .source import GameSource, Hint, MoveRefusedError, Notify, Update
+from .source import GameSource, Hint, MoveRefusedError, Notify, RefusedError, Update
 
 #: Close codes of the server that mean "do not come back".
 NO_SUCH_ROOM = 4004
@@ -36,7 +42,11 @@ FIRST_DELAY = 0.25
 LONGEST_DELAY = 5.0
 #: Seconds to wait for the server's answer to a move or a hint.
 ANSWER_TIMEOUT = 15.0
+#: Seconds to wait for a post-game review (the server works it out in its bot threads).
+REVIEW_TIMEOUT = 120.0
 HTTP_TIMEOUT = 10.0
+#: Seconds ``close`` waits for the connection to close cleanly.
+CLOSE_TIMEOUT = 5.0
 
 _CODE = re.compile(r"^[A-Za-z0-9]{4,12}$")
 
@@ -127,13 +137,23 @@ def _http(method: str, url: str, body: JSON | None = None) -> JSON:
 class RemoteGame(GameSource):
     """Our seat at a room of a table server. Build it with :meth:`join`, then :meth:`start`."""
 
-    def __init__(self, base: str, code: str, room: JSON, seat: int, token: str) -> None:
+    def __init__(
+        self,
+        base: str,
+        code: str,
+        room: JSON,
+        seat: int,
+        token: str,
+        host_token: str | None = None,
+    ) -> None:
         self.base = base
         self.code = code
         self.room = room
         self.game: Game[Any] = get_game(room["game"])
         self.seat = seat
         self.token = token
+        #: The room's host token, when we hold it: it lets us start a rematch.
+        self.host_token = host_token
         self.ws_url = base.replace("http", "ws", 1) + f"/ws/{code}"
         #: The last version received (None before the first message that carries one).
         self.version: int | None = None
@@ -146,7 +166,8 @@ class RemoteGame(GameSource):
         self._ws: Any = None
         self._pump: asyncio.Task[None] | None = None
         self._answer: asyncio.Future[JSON] | None = None
-        self._waiting_for: str | None = None  # "move" or "hint"
+        self._waiting_for: str | None = None  # "move", "hint", "review", "rematch", "start"
+        self._in_lobby = False  # back in the lobby after a game, for a rematch
         self._fatal: str | None = None
         self._closing = False
 
@@ -158,18 +179,22 @@ class RemoteGame(GameSource):
         *,
         name: str | None = None,
         token: str | None = None,
+        host_token: str | None = None,
         store: Path | None = None,
     ) -> RemoteGame:
         """Take a seat in the room at ``target``: with ``token`` (or one stored for the room)
-        resume that seat; otherwise join a free seat as ``name``."""
+        resume that seat; otherwise join a free seat as ``name``. ``host_token`` (or one
+        stored with the seat) lets this client start a rematch; a given one is stored."""
         try:
             base, code = parse_target(target)
         except ValueError as error:
             raise RemoteError(str(error)) from None
         room = await asyncio.to_thread(_http, "GET", f"{base}/api/rooms/{code}")
-        if token is None and name is None:
-            stored = load_seat(base, code, store)
-            token = None if stored is None else stored["token"]
+        stored = load_seat(base, code, store) if token is None and name is None else None
+        if stored is not None:
+            token = stored["token"]
+            if host_token is None and isinstance(stored.get("host_token"), str):
+                host_token = stored["host_token"]
         if token is None:
             if name is None:
                 raise RemoteError("give a display name (--name) to take a seat")
@@ -178,10 +203,17 @@ class RemoteGame(GameSource):
             )
             token = str(joined["token"])
             seat = int(joined["seat"])
+            entry: JSON = {"seat": seat, "token": token, "name": name}
+            if host_token is not None:
+                entry["host_token"] = host_token
             with contextlib.suppress(OSError):
-                store_seat(base, code, {"seat": seat, "token": token, "name": name}, store)
-            return cls(base, code, room, seat, token)
-        return cls(base, code, room, -1, token)  # the server tells us the seat
+                store_seat(base, code, entry, store)
+            return cls(base, code, room, seat, token, host_token)
+        known = load_seat(base, code, store) if host_token is not None else None
+        if known is not None and known["token"] == token and known.get("host_token") != host_token:
+            with contextlib.suppress(OSError):  # remember the host token with the seat
+                store_seat(base, code, {**known, "host_token": host_token}, store)
+        return cls(base, code, room, -1, token, host_token)  # the server tells us the seat
 
     async def start(self, timeout: float | None = None) -> None:
         """Connect and wait for the first view of the game (the host may not have started yet)."""
@@ -200,13 +232,16 @@ class RemoteGame(GameSource):
     async def close(self) -> None:
         """Leave the room (the seat stays ours: its token resumes it)."""
         self._closing = True
-        if self._pump is not None:
-            self._pump.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._pump
-        if self._ws is not None:
+        if self._ws is not None:  # a clean close ends the reading loop on its own
             with contextlib.suppress(Exception):
                 await self._ws.close()
+        if self._pump is not None:
+            if not self._pump.done():
+                await asyncio.wait({self._pump}, timeout=CLOSE_TIMEOUT)
+            if not self._pump.done():  # waiting to reconnect, or a close that hangs
+                self._pump.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._pump
 
     def drop(self) -> None:
         """Cut the connection abruptly, as a network failure would (it reconnects)."""
@@ -231,11 +266,20 @@ class RemoteGame(GameSource):
         return labels
 
     async def run(self, notify: Notify) -> None:
-        self._notify = notify
+        # The connection's task was started before the app (``start``): call ``notify`` in
+        # the context of our caller (the app's worker), where the app is the active one.
+        context = contextvars.copy_context()
+
+        def in_context(update: Update) -> None:
+            context.run(notify, update)
+
+        self._notify = in_context
         await self.start()
         notify(Update(self.view()))
         assert self._pump is not None
-        await self._pump
+        # Shielded: the connection belongs to whoever called start() and ends with close(),
+        # not when the app's worker is cancelled (cancelling it mid-close could leak it).
+        await asyncio.shield(self._pump)
 
     async def submit(self, move: Any) -> None:
         answer = await self._request(
@@ -261,9 +305,49 @@ class RemoteGame(GameSource):
         best = answer["moves"][0]
         return Hint(best["move"], "advisor", best.get("value"), best.get("reason", ""))
 
+    async def review(self) -> JSON:
+        """The server's post-game review of our seat (its ``review`` message).
+
+        Refusals (``review_busy``, ``not_finished``, ``no_review``...) raise
+        :class:`RefusedError` with the server's code and reason.
+        """
+        game_no = self.game_no
+        try:
+            answer = await self._request(
+                "review", {"type": "review", "token": self.token}, REVIEW_TIMEOUT
+            )
+        except MoveRefusedError as error:
+            raise RefusedError("network", error.reason) from None
+        if answer["type"] == "error":
+            raise RefusedError(str(answer.get("code")), str(answer.get("reason") or ""))
+        if answer.get("game_no") != game_no:
+            raise RefusedError("not_finished", "the room has moved on to another game")
+        return answer
+
+    def rematch_role(self) -> str | None:
+        return "host" if self.host_token is not None else "guest"
+
+    async def rematch(self) -> None:
+        """Back to the lobby with the same seats, then start the new game (the host only).
+
+        The new game reaches the app as an :class:`Update` with ``new_game`` set, like
+        a rematch started by another host.
+        """
+        if self.host_token is None:
+            raise RefusedError("not_host", "only the host can start a rematch")
+        steps = [] if self._in_lobby else ["rematch"]
+        for kind in [*steps, "start"]:
+            try:
+                answer = await self._request(kind, {"type": kind, "host_token": self.host_token})
+            except MoveRefusedError as error:
+                raise RefusedError("network", error.reason) from None
+            if answer["type"] == "error":
+                raise RefusedError(str(answer.get("code")), str(answer.get("reason") or ""))
+
     # --- the connection -----------------------------------------------------------------
-    async def _request(self, kind: str, message: JSON) -> JSON:
-        """Send ``message`` and wait for its answer (our move's event, a hint, or an error)."""
+    async def _request(self, kind: str, message: JSON, timeout: float = ANSWER_TIMEOUT) -> JSON:
+        """Send ``message`` and wait for its answer (our move's event, a hint, a review, the
+        room back in its lobby after ``rematch``, the new game after ``start``, or an error)."""
         if self._ws is None or not self.connected.is_set():
             raise MoveRefusedError("not connected to the table; reconnecting")
         if self._answer is not None:
@@ -272,7 +356,7 @@ class RemoteGame(GameSource):
         self._answer, self._waiting_for = answer, kind
         try:
             await self._ws.send(json.dumps(message))
-            return await asyncio.wait_for(answer, ANSWER_TIMEOUT)
+            return await asyncio.wait_for(answer, timeout)
         except (ConnectionClosed, OSError):
             raise MoveRefusedError("the connection dropped; reconnecting") from None
         except TimeoutError:
@@ -285,7 +369,7 @@ class RemoteGame(GameSource):
             self._answer.set_result(message)
 
     async def _follow(self) -> None:
-        """Read the room until the game is over, reconnecting after every drop."""
+        """Read the room until we leave it, reconnecting after every drop."""
         attempt = 0
         while True:
             try:
@@ -302,8 +386,7 @@ class RemoteGame(GameSource):
                         if message.get("type") == "welcome":
                             attempt = 0
                             self.connected.set()
-                        if self._handle(message):
-                            return
+                        self._handle(message)
             except ConnectionClosed as closed:
                 code = closed.rcvd.code if closed.rcvd is not None else None
                 if code == NO_SUCH_ROOM or (code == POLICY_VIOLATION and self._fatal):
@@ -323,47 +406,64 @@ class RemoteGame(GameSource):
             attempt += 1
             self.reconnects += 1
 
-    def _handle(self, message: JSON) -> bool:
-        """Take in one server message; True when the game is over."""
+    def _handle(self, message: JSON) -> None:
+        """Take in one server message."""
         kind = message.get("type")
         if isinstance(message.get("version"), int) and kind in ("event", "sync"):
             self.version = message["version"]
         if kind == "welcome":
             if message.get("seat") is None:
                 self._fatal = "this token holds no seat of the room"
-                return False
+                return
             self.seat = message["seat"]
             self.room = message["room"]
         elif kind == "sync":
             self.room = message["room"]
+            fresh = self._view is not None and message["game_no"] != self.game_no
             self.game_no = message["game_no"]
             if message.get("view") is not None:
-                self._show(message["view"], None)
+                self._show(message["view"], None, new_game=fresh)
+            elif self.room.get("status") == "lobby":
+                self._lobby()
         elif kind == "event":
             if message["kind"] == "room":
                 self.room = message["room"]
+                if self.room.get("status") == "lobby":
+                    self._lobby()
+                    if self._waiting_for == "rematch":
+                        self._answered(message)
             elif message["kind"] == "start":
+                fresh = self._view is not None
                 self.game_no = message["game_no"]
-                self._show(message["view"], None)
+                self._show(message["view"], None, new_game=fresh)
+                if self._waiting_for == "start":
+                    self._answered(message)
             else:
                 self._show(message["view"], message["outcome"])
                 if message["outcome"]["seat"] == self.seat and self._waiting_for == "move":
                     self._answered(message)
-            return self._view is not None and self._view.get("result") is not None
         elif kind == "presence":
             for entry in message["seats"]:
                 self.room["seats"][entry["seat"]]["away"] = entry["away"]
-        elif kind == "hint":
-            if self._waiting_for == "hint":
+        elif kind in ("hint", "review"):
+            if self._waiting_for == kind:
                 self._answered(message)
         elif kind == "error":
             if message.get("code") in ("bad_token", "no_room"):
                 self._fatal = message.get("reason") or message["code"]
             self._answered(message)
-        return False
 
-    def _show(self, view: JSON, outcome: JSON | None) -> None:
+    def _show(self, view: JSON, outcome: JSON | None, *, new_game: bool = False) -> None:
         self._view = view
+        self._in_lobby = False
         self._has_view.set()
         if self._notify is not None:
-            self._notify(Update(view, outcome))
+            self._notify(Update(view, outcome, new_game=new_game))
+
+    def _lobby(self) -> None:
+        """The room went back to its lobby after our game: a rematch is on its way."""
+        if self._view is None or self._in_lobby:
+            return  # the lobby before the first game, or already said
+        self._in_lobby = True
+        if self._notify is not None:
+            self._notify(Update(self._view, lobby=True))
