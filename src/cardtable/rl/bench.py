@@ -16,7 +16,9 @@ action with its observation and action mask computed:
 - ``sync xN``: the same N envs in Gymnasium's ``SyncVectorEnv``, for comparison.
 
 The learner's policy is the same everywhere: per env, ``np.flatnonzero`` of the mask
-and a uniform draw with the benchmark's own seeded generator.
+and a uniform draw with the benchmark's own seeded generator. The four set-ups run in
+turn in short slices (each gets a quarter of ``--seconds`` in all), so a change of the
+machine's load during the run affects them alike.
 
 The bots' own moves inside a Gymnasium step are counted separately as engine moves.
 Each figure is given per second of wall-clock time and per second of this process's
@@ -27,7 +29,9 @@ header shows the load average when the run started).
 from __future__ import annotations
 
 import argparse
+import math
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,7 +87,16 @@ class RlFigure:
         }
 
 
-def _bench_aec(game_name: str, rules: RulesBase, seconds: float) -> RlFigure:
+class _Clock:
+    """The end of the current slice, shared by the runners."""
+
+    deadline = 0.0
+
+
+Runner = Iterator[tuple[int, int]]
+
+
+def _aec_runner(game_name: str, rules: RulesBase, clock: _Clock) -> Runner:
     import numpy as np
 
     from .aec import aec_env
@@ -92,9 +105,7 @@ def _bench_aec(game_name: str, rules: RulesBase, seconds: float) -> RlFigure:
     env.reset(seed=0)
     rng = Rng(0)
     steps = 0
-    cpu_start = time.process_time()
-    start = time.perf_counter()
-    deadline = start + seconds
+    yield 0, 0  # set up
     while True:
         agent = env.agent_selection
         obs = env.observe(agent)
@@ -106,13 +117,11 @@ def _bench_aec(game_name: str, rules: RulesBase, seconds: float) -> RlFigure:
         legal = np.flatnonzero(obs["action_mask"])
         env.step(int(legal[rng.below(len(legal))]))
         steps += 1
-        if steps % 256 == 0 and time.perf_counter() >= deadline:
-            break
-    elapsed = time.perf_counter() - start
-    return RlFigure("aec", steps, elapsed, steps, time.process_time() - cpu_start)
+        if steps % 64 == 0 and time.perf_counter() >= clock.deadline:
+            yield steps, steps
 
 
-def _bench_single(game_name: str, rules: RulesBase, seconds: float, bots: str) -> RlFigure:
+def _single_runner(game_name: str, rules: RulesBase, bots: str, clock: _Clock) -> Runner:
     import numpy as np
 
     from .gym_env import gym_env
@@ -121,11 +130,8 @@ def _bench_single(game_name: str, rules: RulesBase, seconds: float, bots: str) -
     _, info = env.reset(seed=0)
     rng = Rng(0)
     steps = 0
-    finished_moves = 0
-    cpu_start = time.process_time()
-    start = time.perf_counter()
-    moves_before = len(env.game_state.history)
-    deadline = start + seconds
+    finished_moves = -len(env.game_state.history)  # the bots' moves before the first step
+    yield 0, 0
     while True:
         legal = np.flatnonzero(info["action_mask"])
         _, _, terminated, _, info = env.step(int(legal[rng.below(len(legal))]))
@@ -133,31 +139,24 @@ def _bench_single(game_name: str, rules: RulesBase, seconds: float, bots: str) -
         if terminated:
             finished_moves += len(env.game_state.history)
             _, info = env.reset()
-        if steps % 256 == 0 and time.perf_counter() >= deadline:
-            break
-    elapsed = time.perf_counter() - start
-    cpu = time.process_time() - cpu_start
-    moves = finished_moves + len(env.game_state.history) - moves_before
-    return RlFigure("gym", steps, elapsed, moves, cpu)
+        if steps % 64 == 0 and time.perf_counter() >= clock.deadline:
+            yield steps, finished_moves + len(env.game_state.history)
 
 
-def _bench_gym(
-    game_name: str, rules: RulesBase, seconds: float, num_envs: int, bots: str, sync: bool
-) -> RlFigure:
+def _vector_runner(
+    game_name: str, rules: RulesBase, num_envs: int, bots: str, sync: bool, clock: _Clock
+) -> Runner:
     import numpy as np
 
     from .gym_env import make_vector_env
 
     envs = make_vector_env(game_name, num_envs, sync=sync, rules=rules, opponents=bots)
-    inner = _inner(envs)
+    inner = [env.unwrapped for env in envs.envs]  # type: ignore[attr-defined]
     _, infos = envs.reset(seed=0)
     rng = Rng(0)
     steps = 0
-    cpu_start = time.process_time()
-    start = time.perf_counter()
-    moves_before = sum(len(env.game_state.history) for env in inner)
-    finished_moves = 0
-    deadline = start + seconds
+    finished_moves = -sum(len(env.game_state.history) for env in inner)
+    yield 0, 0
     while True:
         masks = infos["action_mask"]
         actions = np.zeros(num_envs, dtype=np.int64)
@@ -170,30 +169,46 @@ def _bench_gym(
         # A finished game is replaced on the next step: count its moves now.
         for index in np.flatnonzero(terminated | truncated).tolist():
             finished_moves += len(inner[index].game_state.history)
-        if time.perf_counter() >= deadline:
-            break
-    elapsed = time.perf_counter() - start
-    cpu = time.process_time() - cpu_start
-    moves = finished_moves + sum(len(env.game_state.history) for env in inner)
-    envs.close()
-    label = f"{'sync' if sync else 'gym'} x{num_envs}"
-    return RlFigure(label, steps, elapsed, moves - moves_before, cpu)
+        if time.perf_counter() >= clock.deadline:
+            yield steps, finished_moves + sum(len(env.game_state.history) for env in inner)
 
 
-def _inner(envs: Any) -> list[Any]:
-    return [env.unwrapped for env in envs.envs]
+#: Each set-up runs for slices of at most this many seconds, in turn with the others.
+SLICE = 0.25
 
 
 def run_rl_bench(
     game_name: str, rules: RulesBase, *, seconds: float, num_envs: int, bots: str
 ) -> list[RlFigure]:
-    """Measure the four figures, splitting ``seconds`` between them."""
-    share = seconds / 4
+    """Measure the four set-ups, each for a quarter of ``seconds``.
+
+    They run in turn, in slices of at most :data:`SLICE` seconds, so that all four see
+    the same conditions on a machine whose load changes from second to second.
+    """
+    clock = _Clock()
+    runners: dict[str, Runner] = {
+        "aec": _aec_runner(game_name, rules, clock),
+        "gym": _single_runner(game_name, rules, bots, clock),
+        f"gym x{num_envs}": _vector_runner(game_name, rules, num_envs, bots, False, clock),
+        f"sync x{num_envs}": _vector_runner(game_name, rules, num_envs, bots, True, clock),
+    }
+    for runner in runners.values():
+        next(runner)  # build and reset the environments, not measured
+    share = seconds / len(runners)
+    rounds = max(1, math.ceil(share / SLICE))
+    wall = dict.fromkeys(runners, 0.0)
+    cpu = dict.fromkeys(runners, 0.0)
+    counts = dict.fromkeys(runners, (0, 0))
+    for _ in range(rounds):
+        for name, runner in runners.items():
+            cpu_start = time.process_time()
+            start = time.perf_counter()
+            clock.deadline = start + share / rounds
+            counts[name] = next(runner)
+            wall[name] += time.perf_counter() - start
+            cpu[name] += time.process_time() - cpu_start
     return [
-        _bench_aec(game_name, rules, share),
-        _bench_single(game_name, rules, share, bots),
-        _bench_gym(game_name, rules, share, num_envs, bots, sync=False),
-        _bench_gym(game_name, rules, share, num_envs, bots, sync=True),
+        RlFigure(name, counts[name][0], wall[name], counts[name][1], cpu[name]) for name in runners
     ]
 
 
