@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import asyncio
 
+from textual.containers import VerticalScroll
+
 from cardtable.bots.review import review_game
 from cardtable.core import Rng
+from cardtable.i18n import LANGUAGES
 from cardtable.server.config import ServerConfig
 from cardtable.tui.app import ReviewJob, ReviewScreen, TextScreen
 from cardtable.tui.source import LocalGame
@@ -115,3 +118,44 @@ def test_no_review_before_the_end() -> None:
             assert "review my moves" in help_page and "rematch" not in help_page
 
     asyncio.run(body())
+
+
+def test_the_review_page_fits_80x24_in_every_language() -> None:
+    moves = [
+        {
+            "number": n,
+            "cost": 0.05,
+            "played_move": {"type": "discard", "card": 11, "discard": 3, "partner": False},
+            "best_move": {"type": "play_stock", "pile": 2, "partner": False},
+            "reason": "plays the stock (4 left after it) and keeps the discard piles in order",
+        }
+        for n in range(1, 6)
+    ]
+    review = {
+        "measure": "win_chance",
+        "reviewed": 24,
+        "decisions": 95,
+        "best_moves": 19,
+        "worst": [1, 2, 3, 4, 5],
+        "moves": moves,
+    }
+
+    async def one(lang: str) -> None:
+        app = local_app("skipbo", {"players": 2, "stock_size": 5}, seed=1, lang=lang)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            app.review_job = ReviewJob(result=review)
+            app.push_screen(ReviewScreen(app.review_page, app.words("review.back")))
+            await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), "the page")
+            await pilot.pause()
+            keys = app.screen.query_one("#review-keys")
+            scroll = app.screen.query_one(VerticalScroll)
+            assert keys.region.bottom <= 23 and keys.region.height == 1, lang
+            assert scroll.region.bottom <= keys.region.y, lang
+            assert scroll.max_scroll_y > 0, lang  # five moves: the page scrolls
+            await pilot.press("end")
+            await wait_for(pilot, lambda: scroll.scroll_y == scroll.max_scroll_y, "scroll")
+            assert len(app.words("review.back")) <= 72, lang
+
+    for lang in LANGUAGES:
+        asyncio.run(one(lang))
