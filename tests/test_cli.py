@@ -99,6 +99,8 @@ def test_bad_option_message_gives_the_allowed_range(capsys):
     [
         (["sim", "skyjo", "--bots", "greedy,nobody"], "unknown bot 'nobody' for skyjo; known:"),
         (["sim", "skipbo", "--bots", "greedy,"], "--bots needs comma-separated names"),
+        (["sim", "skipbo", "--bots", "hard@8,naive"], "bot 'hard' takes no budget"),
+        (["ladder", "skyjo", "--bots", "expert@0,hard"], "from 1 to 100000"),
         (["sim", "chess"], "invalid choice: 'chess'"),
         (["rules", "chess"], "invalid choice: 'chess'"),
         (["sim", "skyjo", "--stock", "5"], "--stock does not apply to Skyjo"),

@@ -18,6 +18,7 @@ from typing import Any
 from . import __version__
 from .argtypes import positive_float, positive_int
 from .bots import bot_names
+from .bots.registry import parse_bot_name
 from .core import Game, OptionError, RulesBase
 from .games import game_names, get_game
 from .rl.bench import add_rl_bench_arguments
@@ -186,10 +187,11 @@ def build_rules(game: Game[Any], args: argparse.Namespace) -> RulesBase:
 
 
 def _check_bots(game: Game[Any], names: Sequence[str]) -> None:
-    known = bot_names(game.name)
     for name in names:
-        if name not in known:
-            raise UsageError(f"unknown bot {name!r} for {game.name}; known: {', '.join(known)}")
+        try:
+            parse_bot_name(game.name, name)
+        except KeyError as error:
+            raise UsageError(error.args[0]) from error
 
 
 def _defaults(game: Game[Any]) -> dict[str, Any]:

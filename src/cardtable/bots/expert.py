@@ -22,7 +22,6 @@ docs/bots.md) or milliseconds, whichever ends first.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import Any
 
 from ..core import GameState, Rng
@@ -31,7 +30,7 @@ from ..skipbo.state import SkipBoState
 from ..skyjo.state import OVER, SETUP, SkyjoState
 from . import skipbo_hard, skyjo_hard
 from .base import Bot
-from .montecarlo import Budget, Estimate, evaluate
+from .montecarlo import Budget, Comparison, compare, improve
 
 
 # --- Skip-Bo ------------------------------------------------------------------
@@ -110,28 +109,78 @@ def _skyjo_outcome(start: GameState[Any], end: GameState[Any], seat: int) -> tup
 
 
 # --- the bots -----------------------------------------------------------------
+def _skipbo_progress(start: GameState[Any], end: GameState[Any], seat: int) -> tuple[float, float]:
+    """Stock cards the seat's side played minus the best opposing side's, over the rollout.
+
+    A rollout that finishes the round scores it as a win or a loss worth more than
+    any stock race.
+    """
+    assert isinstance(start, SkipBoState) and isinstance(end, SkipBoState)
+    if len(end.round_log) > len(start.round_log):
+        winners = end.round_log[len(start.round_log)].winners
+        if not winners:
+            return 0.0, 0.5
+        won = seat in winners
+        return (SKIPBO_ROUND_VALUE if won else -SKIPBO_ROUND_VALUE), float(won)
+    team = start.rules.team(seat)
+    others = [s for s in range(start.n) if s not in team]
+    mine = max(len(start.stocks[s]) - len(end.stocks[s]) for s in team)
+    theirs = max(len(start.stocks[s]) - len(end.stocks[s]) for s in others)
+    return float(mine - theirs), 0.0
+
+
+#: A Skip-Bo rollout that ends the round counts as this many stock cards.
+SKIPBO_ROUND_VALUE = 30.0
+
+
 class SkipBoExpert:
-    """Monte-Carlo over re-deals with ``hard`` rollouts; stock plays are made at once."""
+    """``hard``'s move unless Monte-Carlo over re-deals shows a clearly better one.
+
+    At each decision where ``hard`` would not play its stock, every distinct play
+    and the best few discards are compared with ``hard``'s move on the same
+    re-deals of the hidden cards (``determinize``), each followed by ``horizon``
+    turns of ``hard`` in every seat (:class:`~cardtable.bots.skipbo_hard.PlanFollowingBot`)
+    and scored by the stock race over those turns. An alternative replaces
+    ``hard``'s move only when its paired gain is more than ``z`` standard errors
+    above zero: with a few dozen re-deals, the best-looking of several close
+    moves is mostly noise, and following it would be worse than ``hard``.
+    """
 
     name = "expert"
 
-    def __init__(self, budget: Budget | None = None) -> None:
+    def __init__(
+        self,
+        budget: Budget | None = None,
+        horizon: int = 4,
+        z: float = 2.5,
+        discards: int = 3,
+    ) -> None:
         self.budget = budget or Budget(iterations=24, milliseconds=None)
+        self.horizon = horizon
+        self.z = z
+        self.discards = discards
         self.hard = skipbo_hard.HardBot()
 
-    def analyse(self, state: SkipBoState, rng: Rng) -> list[Estimate]:
-        seat = state.current
-        candidates = skipbo_candidates(state)
-        policies = [skipbo_hard.HardBot() for _ in range(state.n)]
-        return evaluate(
+    def _over(self, start: GameState[Any], state: GameState[Any]) -> bool:
+        assert isinstance(start, SkipBoState) and isinstance(state, SkipBoState)
+        if state.final is not None or len(state.round_log) > len(start.round_log):
+            return True
+        return state.turns >= start.turns + self.horizon
+
+    def compare(self, state: SkipBoState, baseline: int, rng: Rng) -> list[Comparison]:
+        """Every candidate's paired gain over ``baseline`` (in stock cards), largest first."""
+        candidates = skipbo_candidates(state, self.discards)
+        policies = [skipbo_hard.PlanFollowingBot() for _ in range(state.n)]
+        return compare(
             state,
-            seat,
+            state.current,
+            baseline,
             candidates,
             policies,
-            _skipbo_outcome,
-            _skipbo_round_over,
+            _skipbo_progress,
+            self._over,
             self.budget,
-            rng.spawn(),
+            rng,
         )
 
     def choose(self, state: GameState[Any], rng: Rng) -> int:
@@ -140,23 +189,35 @@ class SkipBoExpert:
         first = self.hard.choose(state, rng)
         if STOCK_BASE <= first < DISCARD_PLAY_BASE or len(state.legal_actions()) == 1:
             return first
-        candidates = skipbo_candidates(state)
-        if len(candidates) == 1:
-            return candidates[0]
-        return self.analyse(state, rng)[0].action
+        if len(set(skipbo_candidates(state, self.discards)) | {first}) == 1:
+            return first
+        return improve(first, self.compare(state, first, rng.spawn()), self.z)
 
 
 class SkyjoExpert:
-    """Monte-Carlo over re-deals of the face-down cards and the draw pile."""
+    """``hard``'s move unless Monte-Carlo over re-deals shows a clearly better one.
+
+    ``hard``'s best ``width`` options are compared with its choice on the same
+    re-deals of the face-down cards and the draw pile, each played out to the end
+    of the round (rollouts by ``greedy`` by default, see the module docstring),
+    scored by the seat's round points against the others' average. An option
+    replaces ``hard``'s choice only when its paired gain is more than ``z``
+    standard errors above zero.
+    """
 
     name = "expert"
 
     def __init__(
-        self, budget: Budget | None = None, rollout: str = "greedy", width: int = 4
+        self,
+        budget: Budget | None = None,
+        rollout: str = "greedy",
+        width: int = 4,
+        z: float = 2.5,
     ) -> None:
         self.budget = budget or Budget(iterations=40, milliseconds=None)
         self.rollout = rollout
         self.width = width
+        self.z = z
         self.hard = skyjo_hard.HardBot()
 
     def _policy(self) -> Bot:
@@ -164,28 +225,42 @@ class SkyjoExpert:
 
         return skyjo_hard.HardBot() if self.rollout == "hard" else GreedyBot()
 
-    def analyse(self, state: SkyjoState, rng: Rng, width: int | None = None) -> list[Estimate]:
-        candidates = skyjo_candidates(state, width or self.width)
+    def compare(self, state: SkyjoState, baseline: int, rng: Rng) -> list[Comparison]:
+        """Every option's paired gain over ``baseline`` (in round points), largest first."""
+        candidates = skyjo_candidates(state, self.width)
         policies = [self._policy() for _ in range(state.n)]
-        return evaluate(
+        return compare(
             state,
             state.player,
+            baseline,
             candidates,
             policies,
             _skyjo_outcome,
             _skyjo_round_over,
             self.budget,
-            rng.spawn(),
+            rng,
         )
 
     def choose(self, state: GameState[Any], rng: Rng) -> int:
         if not isinstance(state, SkyjoState):
             raise TypeError("the Skyjo expert plays Skyjo states only")
         legal = state.legal_actions()
+        first = self.hard.choose(state, rng)
         if state.phase == SETUP or len(legal) == 1:
-            return self.hard.choose(state, rng)
-        return self.analyse(state, rng)[0].action
+            return first
+        return improve(first, self.compare(state, first, rng.spawn()), self.z)
 
 
-SKIPBO_BOTS: dict[str, Callable[[], Bot]] = {"expert": SkipBoExpert}
-SKYJO_BOTS: dict[str, Callable[[], Bot]] = {"expert": SkyjoExpert}
+def make_expert(game: str, iterations: int) -> Bot:
+    """The game's ``expert`` searching ``iterations`` re-deals per decision (``expert@N``)."""
+    budget = Budget(iterations=iterations, milliseconds=None)
+    bot: SkipBoExpert | SkyjoExpert
+    if game == "skipbo":
+        bot = SkipBoExpert(budget)
+    elif game == "skyjo":
+        bot = SkyjoExpert(budget)
+    else:
+        raise KeyError(f"no expert bot for {game!r}")
+    # Tournaments tell bots apart by name.
+    bot.name = f"expert@{iterations}"
+    return bot

@@ -14,6 +14,7 @@ and how a finished round is scored for the seat (``outcome``).
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -111,3 +112,70 @@ def _rollout(
         state._apply(policies[seat].choose(state, rng))
         moves += 1
     return state
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """An alternative against the baseline move over the same re-deals."""
+
+    action: int
+    gain: float
+    """Mean of (alternative's outcome - baseline's outcome) over the iterations."""
+    error: float
+    """Standard error of that mean."""
+    samples: int
+
+
+def compare(
+    state: GameState[Any],
+    seat: int,
+    baseline: int,
+    alternatives: Sequence[int],
+    policies: Sequence[Bot],
+    outcome: Outcome,
+    round_over: RoundOver,
+    budget: Budget,
+    rng: Rng,
+) -> list[Comparison]:
+    """Each alternative's paired gain over ``baseline``, largest first.
+
+    Every iteration plays the baseline and each alternative on the same re-deal
+    with the same random stream, so a difference between them comes from the move
+    alone and its standard error is small enough to act on.
+    """
+    moves = [baseline, *(a for a in alternatives if a != baseline)]
+    results: dict[int, list[float]] = {action: [] for action in moves}
+    done = 0
+    start = time.perf_counter()
+    deadline = None if budget.milliseconds is None else start + budget.milliseconds / 1000.0
+    while True:
+        if done >= max(budget.minimum, 2):
+            if budget.iterations is not None and done >= budget.iterations:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        world = state.determinize(seat, rng.spawn())
+        stream = rng.next64()
+        for action in moves:
+            copy = world.clone()
+            copy._apply(action)
+            end = _rollout(copy, state, policies, Rng(stream), round_over)
+            results[action].append(outcome(state, end, seat)[0])
+        done += 1
+    base = results[baseline]
+    comparisons = []
+    for action in moves[1:]:
+        diffs = [x - y for x, y in zip(results[action], base, strict=True)]
+        mean = sum(diffs) / done
+        variance = sum((d - mean) ** 2 for d in diffs) / (done - 1)
+        comparisons.append(Comparison(action, mean, math.sqrt(variance / done), done))
+    comparisons.sort(key=lambda c: (-c.gain, c.action))
+    return comparisons
+
+
+def improve(baseline: int, comparisons: Sequence[Comparison], z: float) -> int:
+    """The baseline, unless an alternative gains more than ``z`` standard errors (the largest)."""
+    for comparison in comparisons:
+        if comparison.gain > 0 and comparison.gain > z * comparison.error:
+            return comparison.action
+    return baseline

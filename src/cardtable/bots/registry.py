@@ -1,4 +1,9 @@
-"""Bots by game and name: ``make_bot("skipbo", "greedy")``."""
+"""Bots by game and name: ``make_bot("skipbo", "greedy")``.
+
+A search bot's budget can be named with the bot, ``expert@16`` (16 iterations per
+decision), for tournaments at several strengths; the web table and the terminal
+client offer plain names only.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,9 @@ from .base import Bot, RandomBot
 # Game-specific bots live in ``cardtable.bots.<game>`` modules that expose ``BOTS``,
 # a mapping from name to a zero-argument factory.
 _GAME_BOT_MODULES = {"skipbo": "cardtable.bots.skipbo", "skyjo": "cardtable.bots.skyjo"}
+# Bots whose search budget can be given as ``name@iterations``.
+_BUDGETED = frozenset({"expert"})
+MAX_ITERATIONS = 100_000
 
 
 def _factories(game: str) -> dict[str, Callable[[], Bot]]:
@@ -31,8 +39,32 @@ def bot_names(game: str) -> list[str]:
     return sorted(_factories(game))
 
 
-def make_bot(game: str, name: str) -> Bot:
+def parse_bot_name(game: str, name: str) -> tuple[str, int | None]:
+    """``("expert", 16)`` for ``"expert@16"``, ``("hard", None)`` for ``"hard"``.
+
+    Raises KeyError naming what is wrong: an unknown bot, a budget on a bot that
+    takes none, or a budget that is not a whole number from 1 to ``MAX_ITERATIONS``.
+    """
     factories = _factories(game)
-    if name not in factories:
-        raise KeyError(f"unknown bot {name!r} for {game}; known: {', '.join(sorted(factories))}")
-    return factories[name]()
+    base, at, budget = name.partition("@")
+    if base not in factories:
+        raise KeyError(f"unknown bot {base!r} for {game}; known: {', '.join(sorted(factories))}")
+    if not at:
+        return base, None
+    if base not in _BUDGETED:
+        raise KeyError(f"bot {base!r} takes no budget; only {', '.join(sorted(_BUDGETED))} do")
+    if not budget.isdigit() or not 1 <= int(budget) <= MAX_ITERATIONS:
+        raise KeyError(
+            f"the budget in {name!r} must be a whole number of iterations "
+            f"from 1 to {MAX_ITERATIONS}"
+        )
+    return base, int(budget)
+
+
+def make_bot(game: str, name: str) -> Bot:
+    base, iterations = parse_bot_name(game, name)
+    if iterations is None:
+        return _factories(game)[base]()
+    from .expert import make_expert
+
+    return make_expert(game, iterations)

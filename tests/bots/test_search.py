@@ -1,0 +1,102 @@
+"""The expert's search: paired comparisons, the conservative choice, budgets by name."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from cardtable.bots import make_bot
+from cardtable.bots.expert import SkipBoExpert, _skipbo_progress
+from cardtable.bots.montecarlo import Budget, Comparison, compare, improve
+from cardtable.bots.registry import parse_bot_name
+from cardtable.bots.skipbo_hard import HardBot, PlanFollowingBot
+from cardtable.core import Rng
+from cardtable.games import get_game
+from cardtable.skipbo.state import SkipBoState
+
+
+def test_improve_keeps_the_baseline_unless_a_gain_is_clear() -> None:
+    close = [Comparison(7, 0.4, 0.3, 12), Comparison(9, -1.0, 0.1, 12)]
+    assert improve(3, close, z=2.5) == 3
+    clear = [Comparison(7, 2.0, 0.5, 12), Comparison(8, 1.5, 0.1, 12)]
+    # Both are clear; the larger gain wins.
+    assert improve(3, clear, z=2.5) == 7
+    assert improve(3, [Comparison(7, -5.0, 0.0, 12)], z=0.0) == 3
+    assert improve(3, [], z=2.5) == 3
+
+
+def _position(seed: int, moves: int) -> SkipBoState:
+    game = get_game("skipbo")
+    state = game.new_state(game.rules_from_json({"stock_size": 10}), seed)
+    bots = [HardBot(), HardBot()]
+    for _ in range(moves):
+        state.apply_action(bots[state.current].choose(state, Rng(0)))
+    assert isinstance(state, SkipBoState) and not state.is_over
+    return state
+
+
+def test_compare_pairs_every_alternative_with_the_baseline_on_the_same_redeals() -> None:
+    state = _position(3, 25)
+    expert = SkipBoExpert(Budget(iterations=6, milliseconds=None))
+    baseline = HardBot().choose(state, Rng(0))
+    before = state.to_json()
+    results = expert.compare(state, baseline, Rng(5))
+    assert state.to_json() == before
+    assert results, "a position with a choice has alternatives"
+    assert all(c.samples == 6 and c.action != baseline for c in results)
+    assert len({c.action for c in results}) == len(results)
+    assert [c.gain for c in results] == sorted((c.gain for c in results), reverse=True)
+    # Deterministic, and blind to the real hidden cards.
+    assert expert.compare(state, baseline, Rng(5)) == results
+    redealt = state.determinize(state.current, Rng(77))
+    assert expert.compare(redealt, baseline, Rng(5)) == results
+
+
+def test_a_move_compared_with_itself_gains_nothing() -> None:
+    state = _position(4, 30)
+    policies = [PlanFollowingBot(), PlanFollowingBot()]
+    legal = state.legal_actions()
+    results = compare(
+        state,
+        state.current,
+        legal[0],
+        legal[:1],
+        policies,
+        _skipbo_progress,
+        lambda start, now: now.is_over,
+        Budget(iterations=3, milliseconds=None),
+        Rng(1),
+    )
+    assert results == []
+
+
+def test_plan_following_bot_starts_each_turn_as_hard_and_stays_legal() -> None:
+    game = get_game("skipbo")
+    for seed in range(6):
+        state = game.new_state(game.rules_from_json({"stock_size": 8}), seed)
+        bots = [PlanFollowingBot(), PlanFollowingBot()]
+        turn = -1
+        while not state.is_over:
+            assert isinstance(state, SkipBoState)
+            choice = bots[state.current].choose(state, Rng(0))
+            assert state.is_legal_action(choice)
+            if state.turns != turn:
+                turn = state.turns
+                assert choice == HardBot().choose(state, Rng(0))
+            state.apply_action(choice)
+
+
+def test_budget_in_the_bot_name() -> None:
+    assert parse_bot_name("skipbo", "expert@16") == ("expert", 16)
+    assert parse_bot_name("skyjo", "hard") == ("hard", None)
+    bot: Any = make_bot("skyjo", "expert@3")
+    assert bot.name == "expert@3" and bot.budget.iterations == 3
+    for wrong, words in [
+        ("hard@3", "takes no budget"),
+        ("expert@0", "from 1 to"),
+        ("expert@many", "whole number"),
+        ("wizard@3", "unknown bot 'wizard'"),
+    ]:
+        with pytest.raises(KeyError, match=words):
+            make_bot("skipbo", wrong)
