@@ -53,6 +53,18 @@ DEFAULT_ITERATIONS = 8
 WORST = 5
 #: A loss is reported only when it is this many standard errors above zero.
 CLEAR = 2.0
+#: The budget of a review at a table (the web server and the terminal client): advisor
+#: re-deals per decision, re-deals to compare the best and the played move again, and the
+#: most decisions reviewed. Counts, not times, so a game's review is the same everywhere.
+TABLE_ITERATIONS = 2
+TABLE_CONFIRM = 8
+TABLE_DECISIONS = 24
+
+
+def table_review_seed(seed: int, seat: int) -> int:
+    """The random seed of a table review of ``seat`` in the game dealt from ``seed``."""
+    return seed * 17 + seat
+
 
 _MASK64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15

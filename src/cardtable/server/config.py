@@ -6,6 +6,8 @@ import dataclasses
 import os
 from pathlib import Path
 
+from ..bots.review import TABLE_CONFIRM, TABLE_DECISIONS, TABLE_ITERATIONS
+
 
 def default_data_dir() -> Path:
     """``$CARDTABLE_DATA``, else ``$XDG_DATA_HOME/cardtable``, else ``~/.local/share/cardtable``."""
@@ -37,9 +39,9 @@ class ServerConfig:
     #: every move, re-deals to compare the best and the played move again, and the most
     #: decisions reviewed (spread over the game). Counts, not times: a review of a game
     #: is the same every time. See docs/bots.md for what a review costs.
-    review_iterations: int = 2
-    review_confirm: int = 8
-    review_decisions: int = 24
+    review_iterations: int = TABLE_ITERATIONS
+    review_confirm: int = TABLE_CONFIRM
+    review_decisions: int = TABLE_DECISIONS
     #: Reviews computed at once on the whole server (one more is refused as busy).
     review_workers: int = 1
     #: The bot that plays for a human who has been away longer than ``grace_seconds``.

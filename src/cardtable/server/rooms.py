@@ -14,6 +14,7 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
+from ..bots.review import table_review_seed
 from ..core import (
     JSON,
     ActionCodeError,
@@ -613,7 +614,7 @@ class Room:
                 iterations=config.review_iterations,
                 confirm=config.review_confirm,
                 max_decisions=config.review_decisions,
-                rng_seed=seed * 17 + seat,
+                rng_seed=table_review_seed(seed, seat),
             )
         except Exception:
             log.exception("room %s: the review failed", self.code)

@@ -18,9 +18,14 @@ from ..bots import Bot, bot_names, make_bot
 from ..bots.advisor import advise
 from ..bots.levels import LEVELS
 from ..bots.montecarlo import Budget
-from ..bots.review import review_game
+from ..bots.review import (
+    TABLE_CONFIRM,
+    TABLE_DECISIONS,
+    TABLE_ITERATIONS,
+    review_game,
+    table_review_seed,
+)
 from ..core import JSON, Game, GameState, IllegalMoveError, Rng, RulesBase
-from ..server.config import ServerConfig  # standard library only: the review budget
 
 #: Costliest moves named in a review (as the server's ``review`` message).
 REVIEW_WORST = 5
@@ -227,9 +232,9 @@ class LocalGame(GameSource):
     reviews_here = True
 
     def review_here(self, progress: Progress | None = None) -> JSON:
-        """The review of our seat with the server's budget (``review_iterations``,
-        ``review_confirm``, ``review_decisions``): a few seconds for a long game, and the
-        same review as a server would give for the same game."""
+        """The review of our seat with a table's budget (``TABLE_*`` in
+        :mod:`cardtable.bots.review`): a few seconds for a long game, and the same review
+        as a server with its default settings would give for the same game."""
         state = self.state
         if not state.is_over:
             raise RefusedError("not_finished", "a review is offered once the game is over")
@@ -239,10 +244,10 @@ class LocalGame(GameSource):
             state.seed,
             state.history[:],
             self.seat,
-            iterations=ServerConfig.review_iterations,
-            confirm=ServerConfig.review_confirm,
-            max_decisions=ServerConfig.review_decisions,
-            rng=Rng(state.seed * 17 + self.seat),
+            iterations=TABLE_ITERATIONS,
+            confirm=TABLE_CONFIRM,
+            max_decisions=TABLE_DECISIONS,
+            rng=Rng(table_review_seed(state.seed, self.seat)),
             progress=progress,
         )
         return review_message(self.game, review)
