@@ -185,3 +185,15 @@ def test_same_seed_same_batches() -> None:
 
     assert run(3) == run(3)
     assert run(3) != run(4)
+
+
+def test_disabled_autoreset_refuses_before_any_env_moves() -> None:
+    envs = make_vector_env("skyjo", 2, rules={"players": 2}, autoreset_mode="Disabled")
+    _, infos = envs.reset(seed=2)
+    envs.envs[1].max_steps = 1  # env 1 is truncated after its next step, env 0 plays on
+    _, _, _, truncated, infos = envs.step(legal(infos))
+    assert truncated.tolist() == [False, True]
+    history = list(envs.envs[0].game_state.history)
+    with pytest.raises(RuntimeError, match="env 1"):
+        envs.step(legal(infos))
+    assert envs.envs[0].game_state.history == history  # env 0 did not move either

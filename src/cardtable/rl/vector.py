@@ -28,6 +28,10 @@ infos are batched directly.
 
 - ``reset(seed=s)`` seeds env ``i`` with ``s + i`` (a list gives one seed per env);
   autoresets continue each env's own seeded stream, so a seed fixes every episode.
+- With ``illegal="raise"`` (the default) an illegal action raises
+  :class:`cardtable.core.IllegalMoveError` after the envs before it in the batch have
+  stepped, as in ``SyncVectorEnv``; batched policies usually want ``illegal="penalty"``
+  or masked sampling.
 """
 
 from __future__ import annotations
@@ -190,6 +194,11 @@ class CardtableVectorEnv(VectorEnv):
         if len(codes) != n:
             raise ValueError(f"step needs {n} actions, got {len(codes)}")
         mode = self.autoreset_mode
+        if mode is DISABLED and any(self._ended):
+            index = self._ended.index(True)
+            raise RuntimeError(
+                f"env {index} finished its episode: reset it (reset_mask) before stepping it"
+            )
         envs = self.envs
         autoreset = self._autoreset
         rewards = [0.0] * n
@@ -203,10 +212,6 @@ class CardtableVectorEnv(VectorEnv):
                 autoreset[index] = False
                 self._read(index)
                 continue
-            if self._ended[index]:
-                raise RuntimeError(
-                    f"env {index} finished its episode: reset it (reset_mask) before stepping it"
-                )
             earned = env._act(codes[index])
             self._read(index)
             info: dict[str, Any] = {}
