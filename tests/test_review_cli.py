@@ -174,3 +174,40 @@ def test_a_seat_outside_the_game_and_a_missing_file_are_refused(
     (tmp_path / "text.json").write_text("hello", encoding="utf-8")
     code, _, err = run(capsys, "review", str(tmp_path / "text.json"), "--seat", "0")
     assert code == 2 and "neither JSON nor a golden transcript" in err
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"game": "skyjo", "seed": 1, "moves": [], "seats": 3}, "'seats' must be a list"),
+        (
+            {"game": "skyjo", "rules": {"players": 2}, "seat_bots": [],
+             "records": [{"seed": 1, "bots": "random", "moves": 9}]},
+            "'bots' must be a list",
+        ),
+        (
+            {"game": "skyjo", "rules": {"players": 2}, "seat_bots": [],
+             "records": [{"seed": 1, "bots": ["random", "random"], "winners": 0}]},
+            "'winners' must be a list",
+        ),
+    ],
+)  # fmt: skip
+def test_malformed_fields_are_one_line_errors(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, data: dict[str, Any], message: str
+) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, out, err = run(capsys, "review", str(path), "--seat", "0")
+    assert code == 2 and out == ""
+    assert err.startswith("cardtable review: error:") and message in err, err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_a_file_that_is_not_text_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "game.json"
+    path.write_bytes(b"\xff\xfe{\x00}\x00")
+    code, out, err = run(capsys, "review", str(path), "--seat", "0")
+    assert code == 2 and out == ""
+    assert err.strip() == f"cardtable review: error: {path} is not a text file (UTF-8)"

@@ -53,6 +53,8 @@ def load_game_file(path: Path, index: int = 0) -> GameFile:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise GameFileError(f"cannot read {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise GameFileError(f"{path} is not a text file (UTF-8)") from None
     stripped = text.lstrip()
     if stripped.startswith("#"):
         return parse_transcript(text)
@@ -79,6 +81,8 @@ def parse_game_json(data: object, index: int = 0) -> GameFile:
             raise GameFileError("'moves' must be a list of objects")
         actions: object = [move.get("action") for move in moves]
         seats = data.get("seats") or []
+        if not isinstance(seats, list):
+            raise GameFileError("'seats' must be a list")
         players = tuple(_seat_name(seat, i) for i, seat in enumerate(seats))
         source = "web table replay"
     elif "history" in data or "actions" in data:
@@ -145,6 +149,8 @@ def _sim_game(data: dict[str, Any], index: int) -> GameFile:
     record = records[index]
     try:
         seed = int(record["seed"])
+        if not isinstance(record["bots"], list):
+            raise TypeError("'bots' must be a list of bot names")
         names = [str(name) for name in record["bots"]]
         bots = [make_bot(game.name, name) for name in names]
     except (KeyError, TypeError, ValueError) as error:
@@ -154,16 +160,15 @@ def _sim_game(data: dict[str, Any], index: int) -> GameFile:
         raise GameFileError(f"game {index} has {len(bots)} bots for {state.num_players} seats")
     rngs = [bot_rng(seed, seat) for seat in range(state.num_players)]
     moves = record.get("moves")
+    winners = record.get("winners", [])
+    if not isinstance(winners, list):
+        raise GameFileError(f"game {index} of the file is unreadable ('winners' must be a list)")
     while (seat := state.current_player) is not None:
         if isinstance(moves, int) and len(state.history) > moves:
             break
         state.apply_action(bots[seat].choose(state, rngs[seat]))
     result = state.result()
-    same = (
-        result is not None
-        and len(state.history) == moves
-        and list(result.winners) == list(record.get("winners", []))
-    )
+    same = result is not None and len(state.history) == moves and list(result.winners) == winners
     if not same:
         raise GameFileError(
             f"game {index} does not end as recorded when played again: the bots "
