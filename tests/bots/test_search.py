@@ -96,6 +96,9 @@ def test_budget_in_the_bot_name() -> None:
         ("hard@3", "takes no budget"),
         ("expert@0", "from 1 to"),
         ("expert@many", "whole number"),
+        ("expert@²", "whole number"),
+        ("expert@" + "9" * 5000, "from 1 to"),
+        ("expert@", "whole number"),
         ("wizard@3", "unknown bot 'wizard'"),
     ]:
         with pytest.raises(KeyError, match=words):

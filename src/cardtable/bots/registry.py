@@ -53,7 +53,10 @@ def parse_bot_name(game: str, name: str) -> tuple[str, int | None]:
         return base, None
     if base not in _BUDGETED:
         raise KeyError(f"bot {base!r} takes no budget; only {', '.join(sorted(_BUDGETED))} do")
-    if not budget.isdigit() or not 1 <= int(budget) <= MAX_ITERATIONS:
+    # ASCII digits only: str.isdigit() also accepts "²", which int() refuses, and a
+    # number longer than MAX_ITERATIONS's digits is out of range without converting it.
+    digits = budget.isascii() and budget.isdigit() and len(budget) <= len(str(MAX_ITERATIONS))
+    if not digits or not 1 <= int(budget) <= MAX_ITERATIONS:
         raise KeyError(
             f"the budget in {name!r} must be a whole number of iterations "
             f"from 1 to {MAX_ITERATIONS}"
