@@ -1,22 +1,37 @@
 """``expert`` bots: determinized Monte-Carlo search over the hidden cards.
 
-The ``hard`` bot proposes the moves worth comparing (Skip-Bo: every distinct
-play and its three best discards; Skyjo: its best few options), and
-:func:`~cardtable.bots.montecarlo.evaluate` plays each out to the end of the
-round on re-dealt copies of the position. Skip-Bo values a move by the share of
-rollouts the seat's side wins the round; Skyjo by the seat's round points
-against the average of the others (fewer is better).
+Both experts play ``hard``'s move unless a search shows a clearly better one.
+``hard`` proposes the moves worth comparing (Skip-Bo: every distinct play and its
+three best discards; Skyjo: its best few options), and
+:func:`~cardtable.bots.montecarlo.compare` plays ``hard``'s move and each
+alternative on the same re-deals of the hidden cards with the same random stream,
+so that the difference between two moves comes from the moves alone. An
+alternative is taken only when its mean gain is more than ``z`` standard errors
+above zero (:func:`~cardtable.bots.montecarlo.improve`). Without that guard, the
+best-looking of several close moves after a few dozen re-deals is mostly noise,
+and an earlier version that always took it lost to ``hard``.
 
-Rollout policy: Skip-Bo rolls out with ``hard`` for three turns per seat and
-scores the position by the stock cards each side has left (a logistic win
-chance), since rollouts to the end of the round cost tens of milliseconds each. Skyjo rolls out with
-``greedy`` by default: ``hard`` spends about 1.4 ms per Skyjo decision, so a
-rollout to the end of a 4-player round costs about 100 ms and a one-second
-budget would see only a handful; ``rollout="hard"`` selects it anyway.
+Rollouts and scores:
+
+- Skip-Bo: ``horizon`` turns (default 4: the rest of this turn, the next player's,
+  and so on) of :class:`~cardtable.bots.skipbo_hard.PlanFollowingBot` in every
+  seat, scored by the stock race: stock cards the seat's side played minus the
+  best opposing side's, a finished round counting as 30 either way. Rollouts to
+  the end of the round would cost tens of milliseconds each.
+- Skyjo: to the end of the round with ``greedy`` by default (``hard`` spends about
+  2 ms per Skyjo decision, so a rollout to the end of a 4-player round costs about
+  100 ms and a one-second budget would see only a handful; ``rollout="hard"``
+  selects it anyway), scored by the seat's round points against the others'
+  average.
+
+The advisor values every move with :func:`~cardtable.bots.montecarlo.evaluate`
+and the functions ``_skipbo_outcome``/``_skipbo_round_over`` (a logistic win
+chance from the stocks left after three turns per seat) and
+``_skyjo_outcome``/``_skyjo_round_over`` defined here.
 
 Budget: a fixed number of iterations (deterministic for a given seed; the
-default numbers keep a decision within about a second on one core, see
-docs/bots.md) or milliseconds, whichever ends first.
+defaults keep a decision under a second of CPU time, see docs/bots.md) or
+milliseconds, whichever ends first. ``expert@N`` names the bot with N iterations.
 """
 
 from __future__ import annotations
