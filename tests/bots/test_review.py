@@ -11,6 +11,7 @@ from cardtable.bots import advisor, make_bot
 from cardtable.bots.review import (
     has_choice,
     review_game,
+    review_message,
     review_position,
     spread,
 )
@@ -218,3 +219,16 @@ def test_bad_arguments_are_refused() -> None:
     with pytest.raises(ValueError, match="not legal"):
         review_position(winning, 0, DISCARD_AND_REVEAL, iterations=1, seed=0)
     assert dataclasses.is_dataclass(review_game(game, rules, state.seed, [], 0))
+
+
+def test_the_review_message_names_the_worst_moves_and_words_moves_as_engine_json() -> None:
+    game, rules, state = _played("skipbo", {"players": 2, "stock_size": 5}, 11, GREEDY_RANDOM)
+    review = review_game(game, rules, state.seed, state.history, 1, iterations=2, rng=Rng(7))
+    message = review_message(game, review, 3)
+    assert message["type"] == "review" and message["game_no"] == 3
+    assert message["worst"] == [move.number for move in review.worst()]
+    assert len(message["moves"]) == review.reviewed
+    for move, reviewed in zip(message["moves"], review.moves, strict=True):
+        assert move["played_move"] == game.decode(reviewed.action).to_json()
+        assert move["best_move"] == game.decode(reviewed.best_action).to_json()
+        assert {k: move[k] for k in reviewed.to_json()} == reviewed.to_json()

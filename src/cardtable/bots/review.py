@@ -358,6 +358,17 @@ def review_game(
     )
 
 
+def review_message(game: Game[Any], review: Review, game_no: int | None = None) -> JSON:
+    """``review`` in the form of the table's ``review`` message (docs/protocol.md): its
+    JSON with the ``WORST`` costliest moves named, each move also in the engine's JSON
+    form (``played_move``, ``best_move``) for clients that word moves themselves."""
+    data: JSON = {"type": "review", "game_no": game_no, **review.to_json(WORST)}
+    for move in data["moves"]:
+        move["played_move"] = game.decode(move["action"]).to_json()
+        move["best_move"] = game.decode(move["best_action"]).to_json()
+    return data
+
+
 def _decision_seed(base: int, index: int) -> int:
     return Rng((base ^ ((index + 1) * _GOLDEN)) & _MASK64).next64()
 

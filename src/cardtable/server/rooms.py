@@ -14,7 +14,7 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
-from ..bots.review import table_review_seed
+from ..bots.review import review_message, table_review_seed
 from ..core import (
     JSON,
     ActionCodeError,
@@ -47,8 +47,6 @@ DEFAULT_BOT = "greedy"
 MAX_CATCH_UP = 400
 #: Ranked moves sent in answer to a ``hint``.
 HINT_MOVES = 5
-#: Moves named as the worst ones in a ``review``.
-REVIEW_WORST = 5
 
 
 class RoomError(Exception):
@@ -622,11 +620,7 @@ class Room:
         finally:
             self._reviewing = False
             self.table.reviews_running -= 1
-        data = review.to_json(REVIEW_WORST)
-        for move in data["moves"]:
-            move["played_move"] = self.game.decode(move["action"]).to_json()
-            move["best_move"] = self.game.decode(move["best_action"]).to_json()
-        message: JSON = {"type": "review", "game_no": key[0], **data}
+        message = review_message(self.game, review, key[0])
         if self.game_no == key[0]:
             self._reviews[key] = message
         return message

@@ -23,12 +23,10 @@ from ..bots.review import (
     TABLE_DECISIONS,
     TABLE_ITERATIONS,
     review_game,
+    review_message,
     table_review_seed,
 )
 from ..core import JSON, Game, GameState, IllegalMoveError, Rng, RulesBase
-
-#: Costliest moves named in a review (as the server's ``review`` message).
-REVIEW_WORST = 5
 
 
 class MoveRefusedError(Exception):
@@ -81,16 +79,6 @@ class Hint:
 Notify = Callable[[Update], None]
 #: ``progress(done, total)``: called by a review after each decision it looked at.
 Progress = Callable[[int, int], None]
-
-
-def review_message(game: Game[Any], review: Any, game_no: int | None = None) -> JSON:
-    """A :class:`~cardtable.bots.review.Review` in the form of the server's ``review``
-    message, the moves in the engine's JSON form included, so one page shows both."""
-    data: JSON = {"type": "review", "game_no": game_no, **review.to_json(REVIEW_WORST)}
-    for move in data["moves"]:
-        move["played_move"] = game.decode(move["action"]).to_json()
-        move["best_move"] = game.decode(move["best_action"]).to_json()
-    return data
 
 
 class GameSource(ABC):
