@@ -10,10 +10,12 @@ from cardtable.bots import make_bot
 from cardtable.bots.expert import SkipBoExpert, _skipbo_progress
 from cardtable.bots.montecarlo import Budget, Comparison, compare, improve
 from cardtable.bots.registry import parse_bot_name
-from cardtable.bots.skipbo_hard import HardBot, PlanFollowingBot
+from cardtable.bots.skipbo_hard import HardBot, PlanFollowingBot, _Planner
 from cardtable.core import Rng
 from cardtable.games import get_game
 from cardtable.skipbo.state import SkipBoState
+
+from ..skipbo.helpers import position
 
 
 def test_improve_keeps_the_baseline_unless_a_gain_is_clear() -> None:
@@ -103,3 +105,14 @@ def test_budget_in_the_bot_name() -> None:
     ]:
         with pytest.raises(KeyError, match=words):
             make_bot("skipbo", wrong)
+
+
+def test_the_planned_line_says_whether_the_turn_is_planned_again() -> None:
+    # 1 from hand, then the stock's 2: the stock play reveals a card, so plan again.
+    stock_last = _Planner(position(hands={0: [1, 5, 7, 9, 11]}, stocks={0: [2, 2], 1: [9]}), 0)
+    stock_last.search()
+    assert len(stock_last.best_line) == 2 and not stock_last.best_stops
+    # 1 and 2 from hand and nothing else: the line is the whole turn, a discard follows.
+    hand_only = _Planner(position(hands={0: [1, 2, 7, 9, 11]}, stocks={0: [12, 12], 1: [9]}), 0)
+    hand_only.search()
+    assert len(hand_only.best_line) == 2 and hand_only.best_stops

@@ -90,8 +90,9 @@ class _Planner:
         self.outlook: dict[tuple[int, ...], tuple[float, float]] = {}
         self.best_score = -1e18
         self.best_first: tuple[int, int] | None = None
-        # The plays of the best line so far, and whether it ends the turn's planning
-        # early (a stock play or an emptied hand reveals cards, so the line stops there).
+        # The plays of the best line so far, and whether they are all the turn's plays
+        # (True: nothing is revealed, a discard follows; False: the line ends with a stock
+        # play or an emptied hand, which reveals cards, so the turn is planned again).
         self.path: list[tuple[int, int]] = []
         self.best_line: tuple[tuple[int, int], ...] = ()
         self.best_stops = True
