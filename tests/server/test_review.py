@@ -165,6 +165,12 @@ def test_one_review_at_a_time_and_a_failure_is_a_refusal(
             ann.send({"type": "review", "token": ann.token})
             assert entered.wait(20)
             assert _review(bobc)["code"] == "review_busy"  # Ann's is being worked out
+            # Ann's connection is served while her review is worked out.
+            ann.send({"type": "ping"})
+            before_pong = []
+            while (message := ann.next())["type"] != "pong":
+                before_pong.append(message["type"])
+            assert "review" not in before_pong and "error" not in before_pong
             release.set()
             assert ann.until(lambda m: m["type"] in ("review", "error"))["code"] == "no_review"
             _quiet(ann)  # the connection lives on

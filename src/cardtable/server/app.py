@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -26,6 +26,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..core import JSON
 from ..web import web_routes
 from .config import ServerConfig
 from .connections import (
@@ -256,6 +257,15 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             if close is not None:
                 return close
 
+    def _room_error_reply(room: Room) -> Callable[[Exception], JSON]:
+        def reply(error: Exception) -> JSON:
+            if isinstance(error, RoomError):
+                return error_message(error.code, error.reason, room.version)
+            log.error("room %s: a background answer failed", room.code, exc_info=error)
+            return error_message("no_review", "the move advisor could not review this game")
+
+        return reply
+
     async def _handle(room: Room, conn: Connection, text: str) -> int | None:
         parsed = parse_client_message(text)
         if isinstance(parsed, Hello):
@@ -289,7 +299,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         elif isinstance(parsed, ReviewRequest):
             if conn.seat is None:
                 raise RoomError("not_a_player", "spectators get no review; it is for each player")
-            conn.push(await room.review(conn.seat, parsed.token))
+            # A review takes seconds: the connection is served meanwhile.
+            conn.answer_later(room.review(conn.seat, parsed.token), _room_error_reply(room))
         elif isinstance(parsed, Configure):
             await room.configure(
                 parsed.host_token,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.websockets import WebSocket
@@ -22,6 +23,8 @@ MESSAGE_TOO_BIG = 1009
 TRY_AGAIN_LATER = 1013
 NO_SUCH_ROOM = 4004
 GOING_AWAY = 1001
+#: Seconds a closing connection waits for answers still being worked out.
+BACKGROUND_GRACE = 30.0
 
 
 def dumps(data: JSON) -> str:
@@ -39,6 +42,7 @@ class Connection:
         self.closing: int | None = None
         self._queue: asyncio.Queue[str | None] = asyncio.Queue(queue_size)
         self._sender: asyncio.Task[None] | None = None
+        self._background: set[asyncio.Task[None]] = set()
 
     def start(self) -> None:
         self._sender = asyncio.create_task(self._send_loop())
@@ -55,6 +59,26 @@ class Connection:
             with contextlib.suppress(asyncio.QueueFull):
                 self._queue.get_nowait()
                 self._queue.put_nowait(None)
+
+    def answer_later(self, work: Awaitable[JSON], failed: Callable[[Exception], JSON]) -> None:
+        """Push ``work``'s answer when it is ready, while this connection goes on.
+
+        For slow requests (a post-game review takes seconds): meanwhile the client's
+        pings, moves and rematch are served. ``failed`` turns an exception into the
+        error reply.
+        """
+
+        async def run() -> None:
+            try:
+                answer = await work
+            except Exception as error:
+                self.push(failed(error))
+            else:
+                self.push(answer)
+
+        task = asyncio.create_task(run())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def _send_loop(self) -> None:
         while True:
@@ -73,6 +97,12 @@ class Connection:
         """Flush what is queued, then close with ``close_code`` (None: the peer closed)."""
         if self.closing is None:
             self.closing = close_code
+        if self._background:
+            # Answers still being worked out finish (their thread would run on anyway)
+            # but are no longer sent.
+            await asyncio.wait(set(self._background), timeout=BACKGROUND_GRACE)
+            for task in self._background:
+                task.cancel()
         with contextlib.suppress(asyncio.QueueFull):
             self._queue.put_nowait(None)
         if self._sender is not None:
