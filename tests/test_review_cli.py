@@ -187,8 +187,13 @@ def test_a_seat_outside_the_game_and_a_missing_file_are_refused(
         ),
         (
             {"game": "skyjo", "rules": {"players": 2}, "seat_bots": [],
-             "records": [{"seed": 1, "bots": ["random", "random"], "winners": 0}]},
+             "records": [{"seed": 1, "bots": ["random", "random"], "moves": 9, "winners": 0}]},
             "'winners' must be a list",
+        ),
+        (
+            {"game": "skyjo", "rules": {"players": 2}, "seat_bots": [],
+             "records": [{"seed": 1, "bots": ["random", "random"], "winners": [0]}]},
+            "'moves' must be its number of moves",
         ),
     ],
 )  # fmt: skip

@@ -55,22 +55,40 @@ def test_compare_pairs_every_alternative_with_the_baseline_on_the_same_redeals()
     assert expert.compare(redealt, baseline, Rng(5)) == results
 
 
-def test_a_move_compared_with_itself_gains_nothing() -> None:
-    state = _position(4, 30)
-    policies = [PlanFollowingBot(), PlanFollowingBot()]
-    legal = state.legal_actions()
+def test_equivalent_moves_differ_by_exactly_nothing_on_paired_redeals() -> None:
+    # At the deal every building pile is empty: a 1 onto pile 1 or onto pile 2 are the
+    # same move, so on shared re-deals their rollouts differ by nothing at all.
+    game = get_game("skipbo")
+    rules = game.rules_from_json({"stock_size": 10})
+    state = next(
+        s
+        for seed in range(100)
+        if isinstance(s := game.new_state(rules, seed), SkipBoState)
+        and s.hands[s.current][1]
+        and s.stocks[s.current][-1] not in (0, 1)
+    )
+    expert = SkipBoExpert(Budget(iterations=5, milliseconds=None))
     results = compare(
         state,
         state.current,
-        legal[0],
-        legal[:1],
-        policies,
+        4,  # a 1 from the hand onto building pile 1
+        [5, 6],  # ... onto pile 2 or 3
+        [PlanFollowingBot(), PlanFollowingBot()],
         _skipbo_progress,
-        lambda start, now: now.is_over,
-        Budget(iterations=3, milliseconds=None),
+        expert._over,
+        Budget(iterations=5, milliseconds=None),
         Rng(1),
     )
-    assert results == []
+    assert [(c.gain, c.error, c.samples) for c in results] == [(0.0, 0.0, 5), (0.0, 0.0, 5)]
+    assert improve(4, results, z=0.0) == 4
+
+
+def test_one_iteration_never_leaves_hards_move() -> None:
+    state = _position(3, 25)
+    baseline = HardBot().choose(state, Rng(0))
+    results = SkipBoExpert(Budget(iterations=1, milliseconds=None)).compare(state, baseline, Rng(2))
+    assert results and all(c.samples == 1 and c.error == float("inf") for c in results)
+    assert improve(baseline, results, z=0.5) == baseline
 
 
 def test_plan_following_bot_starts_each_turn_as_hard_and_stays_legal() -> None:

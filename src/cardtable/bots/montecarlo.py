@@ -149,7 +149,7 @@ def compare(
     start = time.perf_counter()
     deadline = None if budget.milliseconds is None else start + budget.milliseconds / 1000.0
     while True:
-        if done >= max(budget.minimum, 2):
+        if done >= budget.minimum:
             if budget.iterations is not None and done >= budget.iterations:
                 break
             if deadline is not None and time.perf_counter() >= deadline:
@@ -167,8 +167,11 @@ def compare(
     for action in moves[1:]:
         diffs = [x - y for x, y in zip(results[action], base, strict=True)]
         mean = sum(diffs) / done
-        variance = sum((d - mean) ** 2 for d in diffs) / (done - 1)
-        comparisons.append(Comparison(action, mean, math.sqrt(variance / done), done))
+        if done > 1:
+            error = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (done - 1) / done)
+        else:
+            error = math.inf  # one re-deal says nothing of the spread: never clear
+        comparisons.append(Comparison(action, mean, error, done))
     comparisons.sort(key=lambda c: (-c.gain, c.action))
     return comparisons
 

@@ -39,6 +39,10 @@ def bot_names(game: str) -> list[str]:
     return sorted(_factories(game))
 
 
+def _shown(name: str) -> str:
+    return repr(name) if len(name) <= 40 else repr(name[:40] + "...")
+
+
 def parse_bot_name(game: str, name: str) -> tuple[str, int | None]:
     """``("expert", 16)`` for ``"expert@16"``, ``("hard", None)`` for ``"hard"``.
 
@@ -48,7 +52,9 @@ def parse_bot_name(game: str, name: str) -> tuple[str, int | None]:
     factories = _factories(game)
     base, at, budget = name.partition("@")
     if base not in factories:
-        raise KeyError(f"unknown bot {base!r} for {game}; known: {', '.join(sorted(factories))}")
+        raise KeyError(
+            f"unknown bot {_shown(base)} for {game}; known: {', '.join(sorted(factories))}"
+        )
     if not at:
         return base, None
     if base not in _BUDGETED:
@@ -58,7 +64,7 @@ def parse_bot_name(game: str, name: str) -> tuple[str, int | None]:
     digits = budget.isascii() and budget.isdigit() and len(budget) <= len(str(MAX_ITERATIONS))
     if not digits or not 1 <= int(budget) <= MAX_ITERATIONS:
         raise KeyError(
-            f"the budget in {name!r} must be a whole number of iterations "
+            f"the budget in {_shown(name)} must be a whole number of iterations "
             f"from 1 to {MAX_ITERATIONS}"
         )
     return base, int(budget)

@@ -160,11 +160,15 @@ def _sim_game(data: dict[str, Any], index: int) -> GameFile:
         raise GameFileError(f"game {index} has {len(bots)} bots for {state.num_players} seats")
     rngs = [bot_rng(seed, seat) for seat in range(state.num_players)]
     moves = record.get("moves")
+    if not isinstance(moves, int) or isinstance(moves, bool) or moves < 0:
+        raise GameFileError(
+            f"game {index} of the file is unreadable ('moves' must be its number of moves)"
+        )
     winners = record.get("winners", [])
     if not isinstance(winners, list):
         raise GameFileError(f"game {index} of the file is unreadable ('winners' must be a list)")
     while (seat := state.current_player) is not None:
-        if isinstance(moves, int) and len(state.history) > moves:
+        if len(state.history) > moves:
             break
         state.apply_action(bots[seat].choose(state, rngs[seat]))
     result = state.result()
