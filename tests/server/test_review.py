@@ -193,3 +193,36 @@ def test_no_review_after_a_rematch(tmp_path: Any) -> None:
             ann.send({"type": "rematch", "host_token": created["host_token"]})
             ann.until(lambda m: m["type"] == "event" and m["room"]["status"] == "lobby")
             assert _review(ann)["code"] == "not_finished"
+
+
+def test_bots_never_wait_behind_a_review(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    release = threading.Event()
+    entered = threading.Event()
+    real = botseats.review_game
+
+    def held(*args: Any, **kwargs: Any) -> Any:
+        entered.set()
+        assert release.wait(30), "the test never released the review"
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(botseats, "review_game", held)
+    with client(tmp_path, bot_workers=1, **SMALL) as http:
+        first = create_room(http, "skipbo", {"players": 2, "stock_size": 5}, TWO_HUMANS, name="A")
+        bob = join(http, first["code"], "Bob")
+        with connect(http, first["code"], first["token"], bob["token"]) as (ann, bobc):
+            ann.hello()
+            bobc.hello()
+            start(ann, first["host_token"])
+            play_to_end([ann, bobc], [], _hasty(3))
+            ann.send({"type": "review", "token": ann.token})
+            assert entered.wait(20)
+            # Another room's bots play a whole game on the single bot thread meanwhile.
+            seats = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]
+            other = create_room(http, "skipbo", {"players": 2, "stock_size": 5}, seats, name="C")
+            with connect(http, other["code"], other["token"]) as (carol,):
+                carol.hello()
+                start(carol, other["host_token"])
+                play_to_end([carol], [], _hasty(4))
+                assert carol.view["result"] is not None
+            release.set()
+            assert ann.until(lambda m: m["type"] in ("review", "error"))["type"] == "review"

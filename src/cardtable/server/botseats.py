@@ -44,10 +44,17 @@ def _choose(bot: Bot, state: GameState[Any], rng: Rng) -> int:
 
 
 class BotPool:
-    """The worker threads shared by every bot seat of a server."""
+    """The worker threads shared by every bot seat of a server, and those of reviews.
 
-    def __init__(self, workers: int) -> None:
+    Reviews take seconds, so they have threads of their own: a bot's move never
+    waits behind one.
+    """
+
+    def __init__(self, workers: int, review_workers: int = 1) -> None:
         self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bot")
+        self.reviewer = ThreadPoolExecutor(
+            max_workers=max(1, review_workers), thread_name_prefix="review"
+        )
 
     async def choose(self, game: str, name: str, state: GameState[Any], seed: int) -> int:
         """The action bot ``name`` picks for the seat to move in ``state`` (a private copy).
@@ -97,7 +104,7 @@ class BotPool:
         """
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
-            self.executor,
+            self.reviewer,
             functools.partial(
                 review_game,
                 game,
@@ -114,3 +121,4 @@ class BotPool:
 
     def shutdown(self) -> None:
         self.executor.shutdown(wait=False, cancel_futures=True)
+        self.reviewer.shutdown(wait=False, cancel_futures=True)

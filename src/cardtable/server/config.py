@@ -35,14 +35,15 @@ class ServerConfig:
     bot_workers: int = 2
     #: Thinking time of the move advisor for one ``hint`` (in the bot threads).
     hint_milliseconds: float = 300.0
-    #: Post-game ``review`` (in the bot threads): advisor re-deals per decision to rank
+    #: Post-game ``review`` (in threads of their own): advisor re-deals per decision to rank
     #: every move, re-deals to compare the best and the played move again, and the most
     #: decisions reviewed (spread over the game). Counts, not times: a review of a game
     #: is the same every time. See docs/bots.md for what a review costs.
     review_iterations: int = TABLE_ITERATIONS
     review_confirm: int = TABLE_CONFIRM
     review_decisions: int = TABLE_DECISIONS
-    #: Reviews computed at once on the whole server (one more is refused as busy).
+    #: Reviews computed at once on the whole server, each in its own thread (one more
+    #: is refused as busy).
     review_workers: int = 1
     #: The bot that plays for a human who has been away longer than ``grace_seconds``.
     away_bot: str = "greedy"

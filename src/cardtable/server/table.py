@@ -28,7 +28,7 @@ class Table:
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
         self.storage = Storage(config.database_url())
-        self.bots = BotPool(config.bot_workers)
+        self.bots = BotPool(config.bot_workers, config.review_workers)
         self.rooms: dict[str, Room] = {}
         #: Rooms being created per client address (counted against the limit while the
         #: database insert is under way, so simultaneous requests cannot pass it together).
