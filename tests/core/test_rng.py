@@ -52,3 +52,32 @@ def test_random_floats_lie_in_the_unit_interval() -> None:
 def test_seed_must_be_an_integer() -> None:
     with pytest.raises(TypeError):
         Rng("seed")  # type: ignore[arg-type]
+
+
+def _reference_below(rng: Rng, n: int) -> int:
+    """Lemire's method written plainly over next64(), as below() was first written."""
+    m = rng.next64() * n
+    low = m & ((1 << 64) - 1)
+    if low < n:
+        threshold = ((1 << 64) - n) % n
+        while low < threshold:
+            m = rng.next64() * n
+            low = m & ((1 << 64) - 1)
+    return m >> 64
+
+
+def test_inlined_below_and_shuffle_draw_exactly_as_the_plain_method() -> None:
+    # Huge bounds make the rejection branch common, so it is exercised too.
+    bounds = [1, 2, 3, 7, 150, 162, 2**63 + 12345, 2**64 - 1]
+    for seed in range(200):
+        fast, plain = Rng(seed), Rng(seed)
+        for n in bounds:
+            assert fast.below(n) == _reference_below(plain, n)
+        assert fast.state == plain.state
+        items = list(range(seed % 170))
+        expected = items[:]
+        for i in range(len(expected) - 1, 0, -1):
+            j = _reference_below(plain, i + 1)
+            expected[i], expected[j] = expected[j], expected[i]
+        fast.shuffle(items)
+        assert items == expected and fast.state == plain.state

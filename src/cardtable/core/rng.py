@@ -42,7 +42,11 @@ class Rng:
         """Uniform integer in ``range(n)`` (Lemire's method, no modulo bias)."""
         if n <= 0:
             raise ValueError("below() needs a positive bound")
-        m = self.next64() * n
+        # next64() inlined: this is the hottest call of every random playout.
+        self.state = z = (self.state + _GOLDEN) & _MASK64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        m = (z ^ (z >> 31)) * n
         low = m & _MASK64
         if low < n:
             threshold = ((1 << 64) - n) % n
@@ -63,9 +67,25 @@ class Rng:
         return items[self.below(len(items))]
 
     def shuffle(self, items: MutableSequence[T]) -> None:
+        """Fisher-Yates with ``below``; the same draws as calling it, with less overhead."""
+        state = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            state = z = (state + _GOLDEN) & _MASK64
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+            m = (z ^ (z >> 31)) * n
+            low = m & _MASK64
+            if low < n:
+                threshold = ((1 << 64) - n) % n
+                self.state = state
+                while low < threshold:
+                    m = self.next64() * n
+                    low = m & _MASK64
+                state = self.state
+            j = m >> 64
             items[i], items[j] = items[j], items[i]
+        self.state = state
 
     def spawn(self) -> Rng:
         """An independent generator derived from this one (advances this one)."""
