@@ -2,6 +2,7 @@
 import { api, playerName, rememberName, rememberSeat } from "./api.js";
 import { h, toast } from "./dom.js";
 import { has, language, loadLanguage, missingKeys, preferredLanguage, t } from "./i18n.js";
+import { optionFields } from "./options.js";
 import { errorText, openRoom, seatName } from "./room.js";
 import * as skipbo from "./skipbo.js";
 import * as skyjo from "./skyjo.js";
@@ -36,28 +37,6 @@ function nav() {
 // --- home ---------------------------------------------------------------------------
 const homeState = { game: localStorage.getItem("cardtable.game") || "skyjo", values: {}, seats: {} };
 
-function optionControl(game, option) {
-  const id = `opt-${option.name}`;
-  const label = t(`web.opt.${game}.${option.name}`);
-  const value = homeState.values[game][option.name];
-  if (option.type === "bool") {
-    return h("label", { class: "check", for: id },
-      h("input", { type: "checkbox", id, checked: Boolean(value), onchange: (e) => { homeState.values[game][option.name] = e.target.checked; } }),
-      " ", label);
-  }
-  const input = h("input", {
-    type: "number", id, min: option.min, max: option.max, inputmode: "numeric",
-    value: value === null || value === undefined ? "" : String(value),
-    placeholder: option.optional ? t("web.opt.auto") : null,
-  });
-  input.addEventListener("change", () => {
-    const raw = input.value.trim();
-    homeState.values[game][option.name] = raw === "" ? (option.optional ? null : option.default) : Number(raw);
-    if (option.name === "players") renderHome();
-  });
-  return h("label", { class: "num", for: id }, h("span", {}, label), input);
-}
-
 async function renderHome() {
   const list = await games();
   const info = list.find((g) => g.game === homeState.game) || list[0];
@@ -87,7 +66,9 @@ async function renderHome() {
     h("h2", {}, t("web.home.create")),
     picker,
     h("label", { for: "your-name", class: "num" }, h("span", {}, t("web.home.your_name")), nameInput),
-    h("fieldset", {}, h("legend", {}, t("web.home.options")), h("div", { class: "options" }, info.options.map((o) => optionControl(game, o)))),
+    h("fieldset", {}, h("legend", {}, t("web.home.options")), optionFields(info, values, {
+      onValue: (option, value) => { values[option] = value; if (option === "players") renderHome(); },
+    })),
     h("fieldset", {}, h("legend", {}, t("web.home.seats")), seatList),
     h("p", {}, h("button", { type: "submit", class: "primary big", id: "create" }, t("web.home.create_button"))));
   const codeInput = h("input", { id: "join-code", maxlength: 12, autocomplete: "off", autocapitalize: "characters", "aria-label": t("web.home.code") });

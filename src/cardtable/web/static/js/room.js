@@ -3,6 +3,7 @@ import { api, forgetSeat, playerName, rememberName, rememberSeat, seatFor } from
 import { Connection } from "./conn.js";
 import { announce, h, toast } from "./dom.js";
 import { language, t } from "./i18n.js";
+import { optionFields, optionLabel } from "./options.js";
 import { fly, Picker } from "./play.js";
 import * as skipbo from "./skipbo.js";
 import * as skyjo from "./skyjo.js";
@@ -53,6 +54,10 @@ export function openRoom(code, outer, watch = false) {
     hinting: false,
     review: null,
     reviewing: false,
+    drafts: {}, // lobby, host: option name -> what is typed but not yet accepted by the server
+    configuring: [], // lobby, host: the {option, value} changes sent and not yet answered, in order
+    optionError: null, // lobby, host: {option, text} of the last refused change
+    redrawing: false, // the page is being replaced: its fields' blur is not the user's
   };
   const picker = new Picker((action) => {
     ctx.pending = true;
@@ -139,7 +144,8 @@ export function openRoom(code, outer, watch = false) {
         ctx.pending = false;
         ctx.hinting = false;
         ctx.reviewing = false;
-        toast(errorText(m));
+        if (ctx.configuring.length && CONFIGURE_ERRORS.includes(m.code)) optionRefused(m);
+        else toast(errorText(m));
         break;
       default:
         return;
@@ -153,6 +159,10 @@ export function openRoom(code, outer, watch = false) {
     if (m.kind === "room") {
       const wasGame = ctx.view !== null;
       ctx.room = m.room;
+      // The server answers in order: the oldest change awaiting an answer is the one applied.
+      const first = ctx.configuring[0];
+      if (first && m.room.rules[first.option] === first.value) settleChange();
+      if (m.room.status !== "lobby") { ctx.drafts = {}; ctx.configuring = []; ctx.optionError = null; }
       if (m.room.status === "lobby" && wasGame) {
         ctx.view = null;
         ctx.log = [];
@@ -214,7 +224,11 @@ export function openRoom(code, outer, watch = false) {
         faces.set(el.dataset.id, el.dataset.face);
       }
     }
-    root.replaceChildren(page());
+    // Chromium blurs (and so "changes") a focused field as the redraw takes it out of the
+    // page: that is not the user leaving it, and the lobby ignores it (see optionForm).
+    const fresh = page();
+    ctx.redrawing = true;
+    try { root.replaceChildren(fresh); } finally { ctx.redrawing = false; }
     document.body.dataset.version = conn && conn.version !== null ? String(conn.version) : "";
     document.body.dataset.page = ctx.view ? "table" : ctx.room ? "lobby" : "room";
     board = root.querySelector(".board");
@@ -269,7 +283,8 @@ export function openRoom(code, outer, watch = false) {
       list.append(item);
     });
     box.append(h("h2", {}, t("web.lobby.seats")), list);
-    box.append(h("h2", {}, t("web.lobby.options")), optionList(room));
+    box.append(h("h2", { id: "lobby-options-title" }, t("web.lobby.options")),
+      isHost() ? optionForm(room) : optionList(room));
     if (ctx.seat === null && free.length) {
       const input = h("input", { id: "join-name", required: true, maxlength: 40, value: playerName(), autocomplete: "nickname" });
       box.append(h("form", { class: "joinform", onsubmit: (e) => { e.preventDefault(); join(input.value); } },
@@ -291,6 +306,77 @@ export function openRoom(code, outer, watch = false) {
       box.append(h("p", {}, h("a", { href: `#/replay/${room.code}/${room.game_no - 1}` }, t("web.replay.previous"))));
     }
     return box;
+  }
+
+  // The host edits the rules with the home page's controls; each accepted change is sent
+  // at once, and the room event (or the refusal) that answers it is what the page shows.
+  function optionForm(room) {
+    const info = gameInfo(room.game);
+    if (!info) return optionList(room);
+    const values = { ...room.rules, ...ctx.drafts };
+    const error = ctx.optionError;
+    const busy = ctx.configuring.length > 0;
+    return h("fieldset", { class: "lobbyoptions", id: "lobby-options", "aria-labelledby": "lobby-options-title", "aria-busy": busy ? "true" : "false" },
+      optionFields(info, values, {
+        prefix: "lobby-opt",
+        onInput: (option, raw) => { ctx.drafts[option] = raw; },
+        onValue: (option, value) => { if (!ctx.redrawing) configureOption(info, option, value); },
+        onProblem: (option, text) => {
+          if (ctx.redrawing) return; // the new copy keeps the text; leaving it judges it
+          delete ctx.drafts[option];
+          ctx.optionError = { option, text };
+          announce(text);
+          draw();
+        },
+        errorFor: (option) => (error && error.option === option ? error.text : null),
+        isDirty: (option) => option in ctx.drafts && !ctx.configuring.some((c) => c.option === option),
+      }));
+  }
+
+  function configureOption(info, option, value) {
+    const last = ctx.configuring.filter((c) => c.option === option).pop();
+    if (last && last.value === value) return; // already on its way
+    ctx.optionError = null;
+    if (!last && ctx.room.rules[option] === value) { delete ctx.drafts[option]; draw(); return; }
+    const message = { type: "configure", host_token: ctx.mine.host_token, options: { [option]: value } };
+    if (option === "players") {
+      // Keep the seats that stay (players and bots alike); a new seat gets the home page's
+      // default bot, and the host may make it a human seat with its selector.
+      message.seats = Array.from({ length: value }, (_, i) => {
+        const seat = ctx.room.seats[i];
+        if (!seat) return { kind: "bot", bot: info.default_bot };
+        return seat.kind === "bot" ? { kind: "bot", bot: seat.bot } : { kind: "human" };
+      });
+    }
+    if (!conn.send(message)) {
+      delete ctx.drafts[option];
+      toast(t("web.net.offline"));
+    } else {
+      ctx.drafts[option] = value;
+      ctx.configuring.push({ option, value });
+    }
+    draw();
+  }
+
+  // The server refused the change: nothing changed, the controls show the room's rules
+  // again, and the refusal (it names the option and its allowed range) stays under the
+  // option it is about.
+  function optionRefused(m) {
+    const sent = settleChange().option;
+    const named = /option '(\w+)'/.exec(m.reason || "");
+    const info = gameInfo(ctx.room.game);
+    const option = named && info && info.options.some((o) => o.name === named[1]) ? named[1] : sent;
+    const text = t("web.lobby.option_refused", { option: optionLabel(ctx.room.game, option), reason: errorText(m) });
+    ctx.optionError = { option, text };
+    announce(text);
+  }
+
+  // The oldest change sent has its answer: its field shows the room's rules again, unless
+  // a later change of the same option is still on its way.
+  function settleChange() {
+    const done = ctx.configuring.shift();
+    if (!ctx.configuring.some((c) => c.option === done.option)) delete ctx.drafts[done.option];
+    return done;
   }
 
   function seatSelect(index, s) {
@@ -508,12 +594,19 @@ export function openRoom(code, outer, watch = false) {
   };
 }
 
+const CONFIGURE_ERRORS = ["bad_options", "bad_seats", "seat_taken", "not_in_lobby", "not_host"];
+
+function gameInfo(game) {
+  return (window.cardtable.games || []).find((g) => g.game === game) || null;
+}
+
+// The rules as read-only text: what guests and spectators see, updated with each room event.
 function optionList(room) {
-  const info = (window.cardtable.games || []).find((g) => g.game === room.game);
+  const info = gameInfo(room.game);
   const shown = info ? info.options.map((o) => o.name) : Object.keys(room.rules);
-  return h("dl", { class: "optionlist" }, shown.filter((key) => key in room.rules).map((key) => {
+  return h("dl", { class: "optionlist", id: "lobby-options" }, shown.filter((key) => key in room.rules).map((key) => {
     const value = room.rules[key];
-    const text = value === true ? "✔" : value === false ? "✘" : value === null ? t("web.opt.auto") : String(value);
-    return h("div", {}, h("dt", {}, t(`web.opt.${room.game}.${key}`)), h("dd", {}, text));
+    const text = value === true ? t("web.opt.yes") : value === false ? t("web.opt.no") : value === null ? t("web.opt.auto") : String(value);
+    return h("div", { dataset: { option: key } }, h("dt", {}, optionLabel(room.game, key)), h("dd", {}, text));
   }));
 }

@@ -1,0 +1,80 @@
+// The rules options controls, shared by the home page (choosing them before creating a
+// table) and the lobby (the host changing them). Names, types, defaults and ranges come
+// from the server (/api/web/games, web/options.py); the server still validates what is
+// sent and has the last word on ranges that depend on other options.
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+export function optionLabel(game, name) {
+  return t(`web.opt.${game}.${name}`);
+}
+
+// What a number input holds: {value} when it fits the option's range, else {problem}
+// (the translated message naming the option and its range).
+export function readOption(game, option, input) {
+  const raw = input.value.trim();
+  if (raw === "" && !input.validity.badInput) return { value: option.optional ? null : option.default };
+  if (input.validity.valid) return { value: Number(raw) };
+  const params = { option: optionLabel(game, option.name), min: option.min ?? "", max: option.max ?? "" };
+  const key = option.min === undefined ? "web.opt.whole_number" : option.optional ? "web.opt.range_auto" : "web.opt.range";
+  return { problem: t(key, params) };
+}
+
+// One labelled control. `onValue(name, value)` gets every valid change; an invalid number
+// is marked (aria-invalid, and the browser's own validity bubble, which blocks the home
+// page's form, shows the same message) and reported with `onProblem(name, message)`.
+// `error`: a message shown under the control and tied to it with aria-describedby.
+// `dirty`: the value shown was typed into an earlier copy of this control (the lobby is
+// redrawn on every message), so leaving it must still commit it.
+export function optionControl(game, option, value, { onValue, onProblem = () => {}, onInput = null, prefix = "opt", error = null, dirty = false }) {
+  const id = `${prefix}-${option.name}`;
+  const label = optionLabel(game, option.name);
+  const described = error ? `${id}-error` : null;
+  const note = error ? h("p", { class: "opterror", id: described }, error) : null;
+  if (option.type === "bool") {
+    return withNote(h("label", { class: "check", for: id },
+      h("input", {
+        type: "checkbox", id, checked: Boolean(value), dataset: { key: id, option: option.name },
+        "aria-describedby": described,
+        onchange: (e) => onValue(option.name, e.target.checked),
+      }),
+      " ", label), note);
+  }
+  const input = h("input", {
+    type: "number", id, min: option.min, max: option.max, step: 1, inputmode: "numeric",
+    value: value === null || value === undefined ? "" : String(value),
+    placeholder: option.optional ? t("web.opt.auto") : null,
+    dataset: { key: id, option: option.name },
+    "aria-describedby": described,
+  });
+  if (onInput) input.addEventListener("input", () => onInput(option.name, input.value));
+  let committed = false;
+  const commit = () => {
+    committed = true;
+    input.setCustomValidity(""); // judge the new value, not the last message
+    const read = readOption(game, option, input);
+    input.setCustomValidity(read.problem || "");
+    input.setAttribute("aria-invalid", read.problem ? "true" : "false");
+    if (read.problem) onProblem(option.name, read.problem);
+    else onValue(option.name, read.value);
+  };
+  input.addEventListener("change", commit);
+  if (dirty) {
+    input.addEventListener("blur", () => { if (!committed) commit(); });
+    input.addEventListener("keydown", (e) => { if (e.key === "Enter") input.blur(); });
+  }
+  return withNote(h("label", { class: "num", for: id }, h("span", {}, label), input), note);
+}
+
+function withNote(control, note) {
+  return note ? h("div", { class: "optbox" }, control, note) : control;
+}
+
+// Every control of a game, in the server's order, in the layout of the home page.
+export function optionFields(info, values, handlers) {
+  return h("div", { class: "options" }, info.options.map((o) => optionControl(info.game, o, values[o.name], {
+    ...handlers,
+    error: handlers.errorFor ? handlers.errorFor(o.name) : null,
+    dirty: handlers.isDirty ? handlers.isDirty(o.name) : false,
+  })));
+}
