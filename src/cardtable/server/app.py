@@ -71,9 +71,12 @@ HTTP_STATUS = {
 }
 
 
-def _error(code: str, reason: str, status: int | None = None) -> JSONResponse:
+def _error(
+    code: str, reason: str, status: int | None = None, fields: JSON | None = None
+) -> JSONResponse:
     return JSONResponse(
-        {"error": code, "reason": reason}, status_code=status or HTTP_STATUS.get(code, 400)
+        {**(fields or {}), "error": code, "reason": reason},
+        status_code=status or HTTP_STATUS.get(code, 400),
     )
 
 
@@ -122,7 +125,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                 body.game, body.options, body.seats, body.name, _client(request)
             )
         except RoomError as error:
-            return _error(error.code, error.reason)
+            return _error(error.code, error.reason, fields=error.fields)
         code = created["code"]
         base = str(request.base_url).rstrip("/")
         created["join_url"] = f"{base}/r/{code}"
@@ -250,7 +253,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                 conn.push(error_message(error.code, error.reason, room.version))
                 continue
             except RoomError as error:
-                conn.push(error_message(error.code, error.reason, room.version))
+                conn.push(error_message(error.code, error.reason, room.version, error.fields))
                 if error.code == "stale_version":
                     conn.push(room.sync(conn.seat))
                 continue
@@ -260,7 +263,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     def _room_error_reply(room: Room) -> Callable[[Exception], JSON]:
         def reply(error: Exception) -> JSON:
             if isinstance(error, RoomError):
-                return error_message(error.code, error.reason, room.version)
+                return error_message(error.code, error.reason, room.version, error.fields)
             log.error("room %s: a background answer failed", room.code, exc_info=error)
             return error_message("no_review", "the move advisor could not review this game")
 

@@ -153,8 +153,12 @@ def parse_client_message(text: str) -> AnyClientMessage:
 # --- server messages -----------------------------------------------------------
 
 
-def error_message(code: str, reason: str, version: int | None = None) -> JSON:
-    data: JSON = {"type": "error", "code": code, "reason": reason}
+def error_message(
+    code: str, reason: str, version: int | None = None, fields: JSON | None = None
+) -> JSON:
+    """An ``error`` reply; ``fields`` adds facts for programs (never ``type``, ``code``,
+    ``reason`` or ``version``), e.g. ``field`` and ``allowed`` of a refused option."""
+    data: JSON = {**(fields or {}), "type": "error", "code": code, "reason": reason}
     if version is not None:
         data["version"] = version
     return data

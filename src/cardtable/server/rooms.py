@@ -50,12 +50,20 @@ HINT_MOVES = 5
 
 
 class RoomError(Exception):
-    """A refused request: ``code`` for programs, ``reason`` for people."""
+    """A refused request: ``code`` for programs, ``reason`` for people, and ``fields``:
+    facts for programs added to the error reply (``field`` and ``allowed`` of a bad option)."""
 
-    def __init__(self, code: str, reason: str) -> None:
+    def __init__(self, code: str, reason: str, fields: JSON | None = None) -> None:
         super().__init__(reason)
         self.code = code
         self.reason = reason
+        self.fields: JSON = fields or {}
+
+
+def option_refused(error: OptionError) -> RoomError:
+    """The ``bad_options`` refusal of an option outside its range: the reply names the
+    option (``field``) and its allowed values (``allowed``, the engine's words)."""
+    return RoomError("bad_options", str(error), {"field": error.field, "allowed": error.allowed})
 
 
 @dataclasses.dataclass
@@ -390,7 +398,9 @@ class Room:
             if options is not None:
                 try:
                     rules = self.game.rules_from_json({**self.rules.to_json(), **options})
-                except (OptionError, TypeError) as error:
+                except OptionError as error:
+                    raise option_refused(error) from None
+                except TypeError as error:
                     raise RoomError("bad_options", str(error)) from None
             players = int(getattr(rules, "players", len(self.seats)))
             if specs is None:

@@ -15,7 +15,7 @@ from .botseats import BotPool
 from .config import ServerConfig
 from .names import DisplayNameError, clean_name
 from .protocol import SeatSpec
-from .rooms import LOBBY, Room, RoomError, Seat, seats_from_specs
+from .rooms import LOBBY, Room, RoomError, Seat, option_refused, seats_from_specs
 from .storage import RoomRecord, Storage
 from .tokens import hash_token, new_room_code, new_token
 
@@ -102,7 +102,9 @@ class Table:
             rules = game.rules_from_json(options)
         except KeyError as error:
             raise RoomError("bad_game", str(error)) from None
-        except (OptionError, TypeError) as error:
+        except OptionError as error:
+            raise option_refused(error) from None
+        except TypeError as error:
             raise RoomError("bad_options", str(error)) from None
         players = int(getattr(rules, "players", 2))
         if specs is None:
