@@ -121,29 +121,42 @@ def test_refused_values_name_the_option_and_change_nothing(server, browser, shot
     assert host.locator(".lobby .seats li").count() == 6
     guest.wait_for_function("document.querySelectorAll('.lobby .seats li').length === 6")
     assert host.locator("#lobby-opt-stock_size-error").count() == 0  # a good change clears it
-    # Within the page's range but not the server's for six players (22): the server's
-    # refusal names the option and its range, and nothing changes.
+    # Six players leave room for 22 stock cards each: the page has the server's range
+    # for each player count and refuses 25 itself, naming that range.
+    host.wait_for_function("document.querySelector('#lobby-opt-stock_size').max === '22'")
     set_option(host, "stock_size", 25)
+    error.wait_for(timeout=TIMEOUT)
+    assert error.inner_text() == RANGE_MESSAGE.replace("30", "22")
+    wait_value(host, "stock_size", "10")
+    # With three players 25 is fine; going back to six players is then refused by the
+    # server, and the refusal is shown under the option it names (field), not under the
+    # player count that was changed; nothing changes.
+    set_option(host, "players", 3)
+    wait_shown(guest, "players", "3")
+    wait_value(host, "players", "3")
+    set_option(host, "stock_size", 25)
+    wait_shown(guest, "stock_size", "25")
+    wait_value(host, "stock_size", "25")
+    set_option(host, "players", 6)
     error.wait_for(timeout=TIMEOUT)
     text = error.inner_text()
     assert text.startswith("Cards in each stock pile: These options are not allowed"), text
     assert "'stock_size'" in text and "from 5 to 22" in text and "Nothing was changed" in text, text
-    wait_value(host, "stock_size", "10")
+    assert host.locator("#lobby-opt-players-error").count() == 0
+    wait_value(host, "players", "3")
+    wait_value(host, "stock_size", "25")
     assert host.locator("#toast").is_hidden()  # said once, under the option
     no_horizontal_scroll(host)
     host.screenshot(path=shots / "lobby-options-refused-375.png", full_page=True)
     # A rule between options: team play needs 4 or 6 players, so not with 3.
-    set_option(host, "players", 3)
-    wait_shown(guest, "players", "3")
-    wait_value(host, "players", "3")
     set_option(host, "teams", True)
     teams_error = host.locator("#lobby-opt-teams-error")
     teams_error.wait_for(timeout=TIMEOUT)
     assert "team play needs 4 or 6 players" in teams_error.inner_text()
     host.wait_for_function("!document.querySelector('#lobby-opt-teams').checked")
     rules = room_rules(host, server, code)
-    assert (rules["players"], rules["stock_size"], rules["teams"]) == (3, 10, False)
-    assert shown(guest, "stock_size") == "10" and shown(guest, "teams") == "no"
+    assert (rules["players"], rules["stock_size"], rules["teams"]) == (3, 25, False)
+    assert shown(guest, "stock_size") == "25" and shown(guest, "teams") == "no"
     assert not host.errors and not guest.errors
 
 

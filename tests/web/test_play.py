@@ -69,12 +69,23 @@ def test_short_skipbo_game_with_a_reload_in_the_middle(server, browser, shots):
     page.screenshot(path=shots / "skipbo-summary.png", full_page=True)
     assert page.locator("#rematch").count() == 1
     page.click("#rematch")
-    page.wait_for_selector(".board .handcard, .board", timeout=TIMEOUT)
-    page.wait_for_function("document.body.dataset.page === 'table'", timeout=TIMEOUT)
-    # The old final scores stay until the new game's first event has been drawn.
-    page.wait_for_selector(".match-summary", state="detached", timeout=TIMEOUT)
+    # The rematch goes back to the lobby, same seats: the host may change the options
+    # before starting the next game.
+    page.wait_for_function("document.body.dataset.page === 'lobby'", timeout=TIMEOUT)
+    assert page.input_value("#lobby-opt-stock_size") == "5"
+    page.fill("#lobby-opt-stock_size", "6")
+    page.dispatch_event("#lobby-opt-stock_size", "change")
+    page.wait_for_function(
+        "document.querySelector('#lobby-opt-stock_size').value === '6'"
+        " && !document.querySelector('#lobby-options[aria-busy=\"true\"]')",
+        timeout=TIMEOUT,
+    )
+    assert page.locator(f"a[href$='/replay/{code}/1']").count() == 1  # the game just played
+    start(page)
     page.wait_for_selector(".src-legal", timeout=TIMEOUT)
     assert not over(page)
+    summary = page.request.get(f"{server}/api/rooms/{code}").json()
+    assert (summary["game_no"], summary["rules"]["stock_size"]) == (2, 6)
     assert not page.errors
 
 

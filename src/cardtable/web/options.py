@@ -9,11 +9,13 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
+from collections.abc import Callable
 from typing import Any
 
 from ..bots import bot_names
 from ..core import JSON
 from ..games import game_names, get_game
+from ..skipbo.rules import MAX_STOCK, MIN_STOCK, max_stock
 
 #: Bots from weakest to strongest; any other registered bot comes after them.
 BOT_LEVELS = ("random", "naive", "greedy", "hard", "expert")
@@ -24,12 +26,19 @@ RANGES: dict[str, dict[str, tuple[int, int]]] = {
     "skyjo": {"players": (2, 8), "end_score": (1, 1000)},
     "skipbo": {
         "players": (2, 6),
-        "stock_size": (5, 30),
+        "stock_size": (MIN_STOCK, MAX_STOCK),
         "target": (1, 100_000),
         "round_bonus": (0, 10_000),
         "points_per_card": (0, 1000),
         "first_player": (0, 5),
     },
+}
+
+#: Options whose largest value depends on the player count: the engine's own function.
+#: The page gets the maximum for each player count (``max_by_players``) and so refuses
+#: what the server would refuse; ``max`` stays the largest for any count.
+MAX_BY_PLAYERS: dict[str, dict[str, Callable[[int], int]]] = {
+    "skipbo": {"stock_size": max_stock},
 }
 
 #: Options the page does not offer (safeguards that players never need to change).
@@ -69,6 +78,10 @@ def game_options(name: str) -> JSON:
         bounds = RANGES.get(name, {}).get(field.name)
         if bounds is not None:
             entry["min"], entry["max"] = bounds
+        top = MAX_BY_PLAYERS.get(name, {}).get(field.name)
+        if top is not None:
+            low, high = RANGES[name]["players"]
+            entry["max_by_players"] = {str(n): top(n) for n in range(low, high + 1)}
         options.append(entry)
     known = bot_names(name)
     bots = [bot for bot in BOT_LEVELS if bot in known] + sorted(set(known) - set(BOT_LEVELS))

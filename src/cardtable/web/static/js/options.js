@@ -1,7 +1,8 @@
 // The rules options controls, shared by the home page (choosing them before creating a
 // table) and the lobby (the host changing them). Names, types, defaults and ranges come
-// from the server (/api/web/games, web/options.py); the server still validates what is
-// sent and has the last word on ranges that depend on other options.
+// from the server (/api/web/games, web/options.py), including the ranges that depend on
+// the player count; the server still validates what is sent and has the last word on
+// rules between options (team play needs 4 or 6 players).
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -47,6 +48,13 @@ export function optionControl(game, option, value, { onValue, onProblem = () => 
     dataset: { key: id, option: option.name },
     "aria-describedby": described,
   });
+  if (!input.validity.valid) {
+    // Out of the range in force (more players leave room for fewer stock cards): marked
+    // at once, and the home page's form is refused with the message naming the range.
+    const read = readOption(game, option, input);
+    input.setCustomValidity(read.problem || "");
+    input.setAttribute("aria-invalid", "true");
+  }
   if (onInput) input.addEventListener("input", () => onInput(option.name, input.value));
   let committed = false;
   const commit = () => {
@@ -70,9 +78,17 @@ function withNote(control, note) {
   return note ? h("div", { class: "optbox" }, control, note) : control;
 }
 
+// The option with the range in force for the player count in `values`: the server sends
+// the largest value for each count (`max_by_players`, the engine's figures).
+export function inForce(option, values) {
+  const byPlayers = option.max_by_players;
+  const top = byPlayers ? byPlayers[String(Number(values.players))] : undefined;
+  return top === undefined ? option : { ...option, max: top };
+}
+
 // Every control of a game, in the server's order, in the layout of the home page.
 export function optionFields(info, values, handlers) {
-  return h("div", { class: "options" }, info.options.map((o) => optionControl(info.game, o, values[o.name], {
+  return h("div", { class: "options" }, info.options.map((o) => inForce(o, values)).map((o) => optionControl(info.game, o, values[o.name], {
     ...handlers,
     error: handlers.errorFor ? handlers.errorFor(o.name) : null,
     dirty: handlers.isDirty ? handlers.isDirty(o.name) : false,

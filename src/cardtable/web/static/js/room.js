@@ -48,7 +48,6 @@ export function openRoom(code, outer, watch = false) {
     dismissed: false,
     status: "connecting",
     pending: false,
-    autostart: false,
     gone: null,
     hint: null,
     hinting: false,
@@ -170,10 +169,6 @@ export function openRoom(code, outer, watch = false) {
         ctx.review = null;
         ctx.reviewing = false;
         ctx.gameNo = m.room.game_no;
-      }
-      if (m.room.status === "lobby" && ctx.autostart && isHost()) {
-        ctx.autostart = false;
-        conn.send({ type: "start", host_token: ctx.mine.host_token });
       }
       return;
     }
@@ -359,13 +354,13 @@ export function openRoom(code, outer, watch = false) {
   }
 
   // The server refused the change: nothing changed, the controls show the room's rules
-  // again, and the refusal (it names the option and its allowed range) stays under the
-  // option it is about.
+  // again, and the refusal stays under the option it is about: the one the server names
+  // (`field`; not always the one sent: more players can make the stock size too large),
+  // else the one sent (a refusal of the seats, an option the page does not show).
   function optionRefused(m) {
     const sent = settleChange().option;
-    const named = /option '(\w+)'/.exec(m.reason || "");
     const info = gameInfo(ctx.room.game);
-    const option = named && info && info.options.some((o) => o.name === named[1]) ? named[1] : sent;
+    const option = m.field && info && info.options.some((o) => o.name === m.field) ? m.field : sent;
     const text = t("web.lobby.option_refused", { option: optionLabel(ctx.room.game, option), reason: errorText(m) });
     ctx.optionError = { option, text };
     announce(text);
@@ -569,8 +564,8 @@ export function openRoom(code, outer, watch = false) {
     }
     if (over) {
       if (isHost()) {
+        // Back to the lobby with the same seats: the host may change the options, then starts.
         buttons.append(h("button", { type: "button", class: "primary", id: "rematch", onclick: () => {
-          ctx.autostart = true;
           conn.send({ type: "rematch", host_token: ctx.mine.host_token });
         } }, t("web.summary.rematch")));
       } else {
