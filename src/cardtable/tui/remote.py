@@ -9,8 +9,9 @@ an :class:`Update`. The server is the only authority: nothing here knows a rule.
 
 It keeps following the room after the game is over: a seated player may ask the
 server for the post-game review (``review``), the host (with the room's host token)
-may start a rematch (``rematch`` then ``start``, as the web page does), and when the
-room deals its next game the source switches to it, same seat, same token.
+may start a rematch (``rematch`` then ``start`` at once: the terminal has no options
+editor, whereas the web page stops in the lobby so that its host can change them), and
+when the room deals its next game the source switches to it, same seat, same token.
 """
 
 from __future__ import annotations
