@@ -1,0 +1,122 @@
+"""Skip-Bo ``hard`` with one part changed, against ``hard`` itself (paired seats).
+
+    python scripts/hard_ablation.py no-danger --games 1000 --stock 20
+    python scripts/hard_ablation.py weights --set gift=60 --games 1000
+
+What each part of ``hard`` is worth: ``no-danger`` ignores what a line opens for
+the next player's stock, ``random-discard`` discards at random, ``no-prospects``
+ignores how close the piles come to its own stock top, ``weights`` changes the
+planner's weights (``--set name=value``, names below). Game ``i`` is dealt from
+``game_seed(seed, i // 2)`` with the variant in seat ``i % 2``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from multiprocessing import Pool
+from typing import Any, ClassVar
+
+from cardtable.bots import skipbo_hard
+from cardtable.bots.skipbo_hard import HardBot, _Planner
+from cardtable.core import GameState, Rng
+from cardtable.games import get_game
+from cardtable.sim.tournament import game_seed, play_game
+from cardtable.skipbo.moves import DISCARD_BASE, END_TURN
+
+WEIGHTS = {
+    "gift": "_GIFT",
+    "empty": "_HAND_EMPTIED",
+    "wild": "_WILD_USED",
+    "from_discard": "_FROM_DISCARD",
+    "from_hand": "_FROM_HAND",
+}
+
+
+class _NoDanger(_Planner):
+    def danger(self) -> float:
+        return 0.0
+
+
+class _NoProspects(_Planner):
+    def prospects(self) -> float:
+        return 0.0
+
+
+class _Weighted(_Planner):
+    weights: ClassVar[dict[str, float]] = {}
+
+    def _value(
+        self, key: tuple[int, ...], wilds: int, from_discard: int, from_hand: int, ended: int
+    ) -> float:
+        saved = {name: getattr(skipbo_hard, name) for name in self.weights}
+        for name, value in self.weights.items():
+            setattr(skipbo_hard, name, value)
+        try:
+            return super()._value(key, wilds, from_discard, from_hand, ended)
+        finally:
+            for name, value in saved.items():
+                setattr(skipbo_hard, name, value)
+
+
+class _RandomDiscard(HardBot):
+    def choose(self, state: GameState[Any], rng: Rng) -> int:
+        action = super().choose(state, rng)
+        if DISCARD_BASE <= action < END_TURN:
+            discards = [a for a in state.legal_actions() if DISCARD_BASE <= a < END_TURN]
+            return discards[rng.below(len(discards))]
+        return action
+
+
+def variant(name: str, weights: dict[str, float]) -> HardBot:
+    if name == "random-discard":
+        return _RandomDiscard()
+    bot = HardBot()
+    if name == "no-danger":
+        bot.planner = _NoDanger
+    elif name == "no-prospects":
+        bot.planner = _NoProspects
+    elif name == "weights":
+        bot.planner = type("Weighted", (_Weighted,), {"weights": weights})
+    return bot
+
+
+def _one(job: tuple[str, dict[str, float], int, int, int]) -> bool:
+    name, weights, stock, seed, index = job
+    game = get_game("skipbo")
+    rules = game.rules_from_json({"stock_size": stock})
+    seat = index % 2
+    bots = [HardBot(), HardBot()]
+    bots[seat] = variant(name, weights)
+    record = play_game(game, rules, bots, game_seed(seed, index // 2))
+    return seat in record.winners
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "variant", choices=["no-danger", "random-discard", "no-prospects", "weights"]
+    )
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--stock", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
+    args = parser.parse_args()
+    weights = {}
+    for item in args.set:
+        key, _, value = item.partition("=")
+        weights[WEIGHTS[key]] = float(value)
+    jobs = [(args.variant, weights, args.stock, args.seed, i) for i in range(args.games)]
+    with Pool(args.workers) as pool:
+        wins = sum(pool.map(_one, jobs, chunksize=20))
+    rate = wins / args.games
+    half = 1.96 * math.sqrt(rate * (1 - rate) / args.games)
+    print(
+        f"{args.variant} {weights or ''} stock {args.stock}: {wins}/{args.games} wins, "
+        f"{100 * rate:.1f}% (± {100 * half:.1f})"
+    )
+
+
+if __name__ == "__main__":
+    main()
