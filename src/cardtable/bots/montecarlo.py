@@ -69,8 +69,33 @@ def evaluate(
     rng: Rng,
 ) -> list[Estimate]:
     """Every candidate's estimate, best first (ties by action code)."""
-    totals = dict.fromkeys(candidates, 0.0)
-    extras = dict.fromkeys(candidates, 0.0)
+    done, results = _sample(state, seat, candidates, policies, outcome, round_over, budget, rng)
+    estimates = []
+    for action in candidates:
+        total = extra = 0.0
+        for value, secondary in results[action]:
+            total += value
+            extra += secondary
+        estimates.append(Estimate(action, total / done, done, extra / done))
+    estimates.sort(key=lambda e: (-e.mean, e.action))
+    return estimates
+
+
+def _sample(
+    state: GameState[Any],
+    seat: int,
+    moves: Sequence[int],
+    policies: Sequence[Bot],
+    outcome: Outcome,
+    round_over: RoundOver,
+    budget: Budget,
+    rng: Rng,
+) -> tuple[int, dict[int, list[tuple[float, float]]]]:
+    """The iterations run and each move's outcomes, one per iteration.
+
+    All moves of an iteration share the re-deal and the rollout's random stream.
+    """
+    results: dict[int, list[tuple[float, float]]] = {action: [] for action in moves}
     done = 0
     start = time.perf_counter()
     deadline = None if budget.milliseconds is None else start + budget.milliseconds / 1000.0
@@ -82,20 +107,13 @@ def evaluate(
                 break
         world = state.determinize(seat, rng.spawn())
         stream = rng.next64()
-        for action in candidates:
+        for action in moves:
             copy = world.clone()
             copy._apply(action)
             end = _rollout(copy, state, policies, Rng(stream), round_over)
-            value, extra = outcome(state, end, seat)
-            totals[action] += value
-            extras[action] += extra
+            results[action].append(outcome(state, end, seat))
         done += 1
-    estimates = [
-        Estimate(action, totals[action] / done, done, extras[action] / done)
-        for action in candidates
-    ]
-    estimates.sort(key=lambda e: (-e.mean, e.action))
-    return estimates
+    return done, results
 
 
 def _rollout(
@@ -144,28 +162,11 @@ def compare(
     alone and its standard error is small enough to act on.
     """
     moves = [baseline, *(a for a in alternatives if a != baseline)]
-    results: dict[int, list[float]] = {action: [] for action in moves}
-    done = 0
-    start = time.perf_counter()
-    deadline = None if budget.milliseconds is None else start + budget.milliseconds / 1000.0
-    while True:
-        if done >= budget.minimum:
-            if budget.iterations is not None and done >= budget.iterations:
-                break
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-        world = state.determinize(seat, rng.spawn())
-        stream = rng.next64()
-        for action in moves:
-            copy = world.clone()
-            copy._apply(action)
-            end = _rollout(copy, state, policies, Rng(stream), round_over)
-            results[action].append(outcome(state, end, seat)[0])
-        done += 1
-    base = results[baseline]
+    done, results = _sample(state, seat, moves, policies, outcome, round_over, budget, rng)
+    base = [value for value, _ in results[baseline]]
     comparisons = []
     for action in moves[1:]:
-        diffs = [x - y for x, y in zip(results[action], base, strict=True)]
+        diffs = [x - y for (x, _), y in zip(results[action], base, strict=True)]
         mean = sum(diffs) / done
         if done > 1:
             error = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (done - 1) / done)
