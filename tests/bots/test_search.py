@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 
 from cardtable.bots import make_bot
-from cardtable.bots.expert import SkipBoExpert, _skipbo_progress
 from cardtable.bots.montecarlo import Budget, Comparison, compare, improve
 from cardtable.bots.registry import parse_bot_name
+from cardtable.bots.skipbo_expert import SkipBoExpert, _skipbo_progress
 from cardtable.bots.skipbo_hard import HardBot, PlanFollowingBot, _Planner
 from cardtable.core import Rng
 from cardtable.games import get_game

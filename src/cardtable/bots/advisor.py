@@ -4,7 +4,7 @@
 
 - Skip-Bo: the estimated probability that the seat (its team) wins the round
   after the move, from determinized rollouts with the ``hard`` bot (see
-  :mod:`cardtable.bots.expert`; unfinished rollouts are scored by the stocks
+  :mod:`cardtable.bots.skipbo_expert`; unfinished rollouts are scored by the stocks
   left). Plays of the same card onto piles needing the same number are one move
   and share their estimate.
 - Skyjo: the expected points of the seat in this round after the move (lower is
@@ -28,7 +28,7 @@ from ..skipbo.moves import DISCARD_BASE, DISCARD_PLAY_BASE, END_TURN, STOCK_BASE
 from ..skipbo.state import SkipBoState
 from ..skyjo.moves import DISCARD_AND_REVEAL, DRAW, EXCHANGE, TAKE_DISCARD
 from ..skyjo.state import SkyjoState
-from . import expert, skipbo_hard
+from . import skipbo_expert, skipbo_hard, skyjo_expert
 from .montecarlo import Budget, evaluate
 
 
@@ -143,8 +143,8 @@ def _advise_skipbo(
             seat,
             candidates,
             policies,
-            expert._skipbo_outcome,
-            expert._skipbo_round_over,
+            skipbo_expert._skipbo_outcome,
+            skipbo_expert._skipbo_round_over,
             budget,
             rng,
         )
@@ -225,8 +225,8 @@ def _advise_skyjo(
         seat,
         legal,
         policies,
-        expert._skyjo_outcome,
-        expert._skyjo_round_over,
+        skyjo_expert._skyjo_outcome,
+        skyjo_expert._skyjo_round_over,
         budget,
         rng,
     )

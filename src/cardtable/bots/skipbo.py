@@ -13,7 +13,7 @@ from ..skipbo.moves import (
     STOCK_BASE,
 )
 from .base import Bot
-from .expert import SkipBoExpert
+from .skipbo_expert import SkipBoExpert
 from .skipbo_hard import HardBot, NaiveBot
 
 _NO_CARD = -1

@@ -133,7 +133,7 @@ class GreedyBot:
 
 
 def _expert() -> Bot:
-    from .expert import SkyjoExpert
+    from .skyjo_expert import SkyjoExpert
 
     return SkyjoExpert()
 
