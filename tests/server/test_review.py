@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -17,6 +20,7 @@ from .helpers import Client, client, connect, create_room, join, play_to_end, st
 
 TWO_HUMANS = [{"kind": "human"}, {"kind": "human"}]
 SMALL = {"review_iterations": 1, "review_confirm": 2, "review_decisions": 6}
+SHORT_SKIPBO = {"players": 2, "stock_size": 5}
 
 
 def _review(player: Client, token: str | None = None) -> dict[str, Any]:
@@ -44,10 +48,44 @@ def _quiet(*clients: Client) -> None:
         each.until(lambda m: m["type"] == "pong")
 
 
+@dataclass
+class Finished:
+    """A room where Ann (seat 0) and Bob (seat 1) have just finished a game."""
+
+    code: str
+    host_token: str
+    bob_token: str
+    ann: Client
+    bob: Client
+    watchers: list[Client]
+
+
+@contextlib.contextmanager
+def _finished_game(
+    http: Any, seed: int, game: str = "skipbo", options: dict[str, Any] | None = None,
+    watchers: int = 0,
+) -> Iterator[Finished]:  # fmt: skip
+    """Two humans play a game to its end; a review is refused before and during it."""
+    created = create_room(http, game, options or SHORT_SKIPBO, TWO_HUMANS, name="Ann")
+    code = created["code"]
+    bob = join(http, code, "Bob")
+    tokens = [created["token"], bob["token"], *[None] * watchers]
+    with connect(http, code, *tokens) as clients:
+        for each in clients:
+            each.hello()
+        ann, bobc, spectators = clients[0], clients[1], clients[2:]
+        assert _review(ann)["code"] == "not_finished"  # in the lobby
+        start(ann, created["host_token"])
+        ann.until(lambda m: m["type"] == "event" and m["kind"] == "start")
+        assert _review(ann)["code"] == "not_finished"  # while playing
+        play_to_end([ann, bobc], spectators, _hasty(seed))
+        yield Finished(code, created["host_token"], bob["token"], ann, bobc, spectators)
+
+
 @pytest.mark.parametrize(
     ("game", "options", "measure"),
     [
-        ("skipbo", {"players": 2, "stock_size": 5}, "win_chance"),
+        ("skipbo", SHORT_SKIPBO, "win_chance"),
         ("skyjo", {"players": 2, "end_score": 10}, "round_points"),
     ],
 )
@@ -62,78 +100,59 @@ def test_a_finished_game_is_reviewed_for_the_asker_only(
         return real(*args, **kwargs)
 
     monkeypatch.setattr(botseats, "review_game", counting)
-    with client(tmp_path, **SMALL) as http:
-        created = create_room(http, game, options, TWO_HUMANS, name="Ann")
-        code = created["code"]
-        bob = join(http, code, "Bob")
-        with connect(http, code, created["token"], bob["token"], None) as (ann, bobc, watcher):
-            for each in (ann, bobc, watcher):
-                each.hello()
-            assert _review(ann)["code"] == "not_finished"  # in the lobby
-            start(ann, created["host_token"])
-            ann.until(lambda m: m["type"] == "event" and m["kind"] == "start")
-            assert _review(ann)["code"] == "not_finished"  # while playing
-            play_to_end([ann, bobc], [watcher], _hasty(3))
-            room = http.app.state.table.rooms[code]  # type: ignore[attr-defined]
-            version = room.version
+    with client(tmp_path, **SMALL) as http, _finished_game(http, 3, game, options, 1) as done:
+        ann, bobc, watcher, code = done.ann, done.bob, done.watchers[0], done.code
+        room = http.app.state.table.rooms[code]  # type: ignore[attr-defined]
+        version = room.version
 
-            answer = _review(ann)
-            assert answer["type"] == "review", answer
-            assert answer["seat"] == 0 and answer["game_no"] == 1
-            assert answer["measure"] == measure and answer["iterations"] == 1
-            assert answer["confirm"] == 2 and answer["reviewed"] <= 6
-            assert 0 < answer["reviewed"] <= answer["decisions"]
+        answer = _review(ann)
+        assert answer["type"] == "review", answer
+        assert answer["seat"] == 0 and answer["game_no"] == 1
+        assert answer["measure"] == measure and answer["iterations"] == 1
+        assert answer["confirm"] == 2 and answer["reviewed"] <= 6
+        assert 0 < answer["reviewed"] <= answer["decisions"]
 
-            # Exactly the library's review of the logged game, move texts in JSON too.
-            log = http.get(f"/api/rooms/{code}/games/1").json()
-            engine = get_game(game)
-            actions = [m["action"] for m in log["moves"]]
-            expected = review_game(
-                engine, engine.rules_from_json(log["rules"]), log["seed"], actions, 0,
-                iterations=1, confirm=2, max_decisions=6, rng=Rng(log["seed"] * 17),
-            ).to_json()  # fmt: skip
-            moves = answer.pop("moves")
-            assert {k: v for k, v in answer.items() if k not in ("type", "game_no")} == {
-                k: v for k, v in expected.items() if k != "moves"
-            }
-            assert [{k: m[k] for k in expected["moves"][0]} for m in moves] == expected["moves"]
-            for move in moves:
-                assert log["moves"][move["number"] - 1]["seat"] == 0  # Ann's own moves
-                assert move["played_move"] == engine.decode(move["action"]).to_json()
-                assert move["best_move"] == engine.decode(move["best_action"]).to_json()
+        # Exactly the library's review of the logged game, move texts in JSON too.
+        log = http.get(f"/api/rooms/{code}/games/1").json()
+        engine = get_game(game)
+        actions = [m["action"] for m in log["moves"]]
+        expected = review_game(
+            engine, engine.rules_from_json(log["rules"]), log["seed"], actions, 0,
+            iterations=1, confirm=2, max_decisions=6, rng=Rng(log["seed"] * 17),
+        ).to_json()  # fmt: skip
+        moves = answer.pop("moves")
+        assert {k: v for k, v in answer.items() if k not in ("type", "game_no")} == {
+            k: v for k, v in expected.items() if k != "moves"
+        }
+        assert [{k: m[k] for k in expected["moves"][0]} for m in moves] == expected["moves"]
+        for move in moves:
+            assert log["moves"][move["number"] - 1]["seat"] == 0  # Ann's own moves
+            assert move["played_move"] == engine.decode(move["action"]).to_json()
+            assert move["best_move"] == engine.decode(move["best_action"]).to_json()
 
-            # Only Ann heard it; asking again answers from memory; nothing moved.
-            _quiet(bobc, watcher)
-            assert not any(m["type"] == "review" for m in bobc.messages + watcher.messages)
-            again = _review(ann)
-            assert again["moves"] == moves and calls == [0]
-            assert _review(bobc)["seat"] == 1 and calls == [0, 1]
-            assert room.version == version
+        # Only Ann heard it; asking again answers from memory; nothing moved.
+        _quiet(bobc, watcher)
+        assert not any(m["type"] == "review" for m in bobc.messages + watcher.messages)
+        again = _review(ann)
+        assert again["moves"] == moves and calls == [0]
+        assert _review(bobc)["seat"] == 1 and calls == [0, 1]
+        assert room.version == version
 
 
 def test_spectators_bad_tokens_and_bad_messages_are_refused(tmp_path: Any) -> None:
-    with client(tmp_path, **SMALL) as http:
-        created = create_room(
-            http, "skipbo", {"players": 2, "stock_size": 5}, TWO_HUMANS, name="Ann"
-        )
-        code = created["code"]
-        bob = join(http, code, "Bob")
-        with connect(http, code, created["token"], bob["token"], None) as (ann, bobc, watcher):
-            for each in (ann, bobc, watcher):
-                each.hello()
-            start(ann, created["host_token"])
-            play_to_end([ann, bobc], [watcher], _hasty(4))
-            room = http.app.state.table.rooms[code]  # type: ignore[attr-defined]
-            version = room.version
-            assert _review(watcher, "anything")["code"] == "not_a_player"
-            assert _review(ann, bob["token"])["code"] == "bad_token"
-            ann.send({"type": "review", "token": ann.token, "seat": 1})
-            assert ann.error()["code"] == "bad_message"
-            ann.send({"type": "review"})
-            assert ann.error()["code"] == "bad_message"
-            assert room._reviews == {} and room.version == version
-            # After the refusals the seat still gets its review.
-            assert _review(ann)["type"] == "review"
+    with client(tmp_path, **SMALL) as http, _finished_game(http, 4, watchers=1) as done:
+        ann, watcher = done.ann, done.watchers[0]
+        room = http.app.state.table.rooms[done.code]  # type: ignore[attr-defined]
+        version = room.version
+        assert _review(watcher, "anything")["code"] == "not_a_player"
+        assert _review(ann, done.bob_token)["code"] == "bad_token"
+        ann.send({"type": "review", "token": ann.token, "seat": 1})
+        assert ann.error()["code"] == "bad_message"
+        ann.send({"type": "review"})
+        assert ann.error()["code"] == "bad_message"
+        assert room._reviews == {} and room.version == version
+        # After the refusals the seat still gets its review.
+        assert _review(ann)["type"] == "review"
 
 
 def test_one_review_at_a_time_and_a_failure_is_a_refusal(
@@ -151,48 +170,29 @@ def test_one_review_at_a_time_and_a_failure_is_a_refusal(
         return real(*args, **kwargs)
 
     monkeypatch.setattr(botseats, "review_game", slow)
-    with client(tmp_path, **SMALL) as http:
-        created = create_room(
-            http, "skipbo", {"players": 2, "stock_size": 5}, TWO_HUMANS, name="Ann"
-        )
-        code = created["code"]
-        bob = join(http, code, "Bob")
-        with connect(http, code, created["token"], bob["token"]) as (ann, bobc):
-            ann.hello()
-            bobc.hello()
-            start(ann, created["host_token"])
-            play_to_end([ann, bobc], [], _hasty(5))
-            ann.send({"type": "review", "token": ann.token})
-            assert entered.wait(20)
-            assert _review(bobc)["code"] == "review_busy"  # Ann's is being worked out
-            # Ann's connection is served while her review is worked out.
-            ann.send({"type": "ping"})
-            before_pong = []
-            while (message := ann.next())["type"] != "pong":
-                before_pong.append(message["type"])
-            assert "review" not in before_pong and "error" not in before_pong
-            release.set()
-            assert ann.until(lambda m: m["type"] in ("review", "error"))["code"] == "no_review"
-            _quiet(ann)  # the connection lives on
-            assert _review(bobc)["type"] == "review"  # and the room is free again
+    with client(tmp_path, **SMALL) as http, _finished_game(http, 5) as done:
+        ann, bobc = done.ann, done.bob
+        ann.send({"type": "review", "token": ann.token})
+        assert entered.wait(20)
+        assert _review(bobc)["code"] == "review_busy"  # Ann's is being worked out
+        # Ann's connection is served while her review is worked out.
+        ann.send({"type": "ping"})
+        before_pong = []
+        while (message := ann.next())["type"] != "pong":
+            before_pong.append(message["type"])
+        assert "review" not in before_pong and "error" not in before_pong
+        release.set()
+        assert ann.until(lambda m: m["type"] in ("review", "error"))["code"] == "no_review"
+        _quiet(ann)  # the connection lives on
+        assert _review(bobc)["type"] == "review"  # and the room is free again
 
 
 def test_no_review_after_a_rematch(tmp_path: Any) -> None:
-    with client(tmp_path, **SMALL) as http:
-        created = create_room(
-            http, "skipbo", {"players": 2, "stock_size": 5}, TWO_HUMANS, name="Ann"
-        )
-        code = created["code"]
-        bob = join(http, code, "Bob")
-        with connect(http, code, created["token"], bob["token"]) as (ann, bobc):
-            ann.hello()
-            bobc.hello()
-            start(ann, created["host_token"])
-            play_to_end([ann, bobc], [], _hasty(6))
-            assert _review(ann)["type"] == "review"
-            ann.send({"type": "rematch", "host_token": created["host_token"]})
-            ann.until(lambda m: m["type"] == "event" and m["room"]["status"] == "lobby")
-            assert _review(ann)["code"] == "not_finished"
+    with client(tmp_path, **SMALL) as http, _finished_game(http, 6) as done:
+        assert _review(done.ann)["type"] == "review"
+        done.ann.send({"type": "rematch", "host_token": done.host_token})
+        done.ann.until(lambda m: m["type"] == "event" and m["room"]["status"] == "lobby")
+        assert _review(done.ann)["code"] == "not_finished"
 
 
 def test_bots_never_wait_behind_a_review(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -206,23 +206,16 @@ def test_bots_never_wait_behind_a_review(tmp_path: Any, monkeypatch: pytest.Monk
         return real(*args, **kwargs)
 
     monkeypatch.setattr(botseats, "review_game", held)
-    with client(tmp_path, bot_workers=1, **SMALL) as http:
-        first = create_room(http, "skipbo", {"players": 2, "stock_size": 5}, TWO_HUMANS, name="A")
-        bob = join(http, first["code"], "Bob")
-        with connect(http, first["code"], first["token"], bob["token"]) as (ann, bobc):
-            ann.hello()
-            bobc.hello()
-            start(ann, first["host_token"])
-            play_to_end([ann, bobc], [], _hasty(3))
-            ann.send({"type": "review", "token": ann.token})
-            assert entered.wait(20)
-            # Another room's bots play a whole game on the single bot thread meanwhile.
-            seats = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]
-            other = create_room(http, "skipbo", {"players": 2, "stock_size": 5}, seats, name="C")
-            with connect(http, other["code"], other["token"]) as (carol,):
-                carol.hello()
-                start(carol, other["host_token"])
-                play_to_end([carol], [], _hasty(4))
-                assert carol.view["result"] is not None
-            release.set()
-            assert ann.until(lambda m: m["type"] in ("review", "error"))["type"] == "review"
+    with client(tmp_path, bot_workers=1, **SMALL) as http, _finished_game(http, 3) as done:
+        done.ann.send({"type": "review", "token": done.ann.token})
+        assert entered.wait(20)
+        # Another room's bots play a whole game on the single bot thread meanwhile.
+        seats = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]
+        other = create_room(http, "skipbo", SHORT_SKIPBO, seats, name="C")
+        with connect(http, other["code"], other["token"]) as (carol,):
+            carol.hello()
+            start(carol, other["host_token"])
+            play_to_end([carol], [], _hasty(4))
+            assert carol.view["result"] is not None
+        release.set()
+        assert done.ann.until(lambda m: m["type"] in ("review", "error"))["type"] == "review"
