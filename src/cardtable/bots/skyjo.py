@@ -22,6 +22,11 @@ from .skyjo_hard import HardBot, NaiveBot
 #: Expected value of an unseen card: the mean of the deck (760 / 150).
 HIDDEN = 760 / 150
 
+#: The two other positions of each position's column (rollouts call this often).
+_COLUMN_MATES = tuple(
+    tuple(p for p in range(pos % COLS, SLOTS, COLS) if p != pos) for pos in range(SLOTS)
+)
+
 
 class GreedyBot:
     """Lower the own grid's expected sum one move at a time.
@@ -99,19 +104,19 @@ class GreedyBot:
         down = state.down[seat]
         closing = down.bit_count() == 1 and state.closer is None
         own = self._estimates(state, seat)[0] if closing else 0.0
+        up = present & ~down
         best = -1e9
         best_action = -1
         for pos in MASK_POSITIONS[present]:
             hidden = down >> pos & 1
             old = HIDDEN if hidden else cards[base + pos]
             gain = old - card
-            col = pos % COLS
-            mates = [p for p in (col, col + COLS, col + 2 * COLS) if p != pos]
-            if all(present >> p & 1 and not down >> p & 1 for p in mates):
-                values = [cards[base + p] for p in mates]
-                if values[0] == values[1] == card:
+            first, second = _COLUMN_MATES[pos]
+            if up >> first & up >> second & 1:
+                one, two = cards[base + first], cards[base + second]
+                if one == two == card:
                     gain = old + 2 * card  # the whole column leaves the grid
-                elif card in values and card > 0:
+                elif card > 0 and card in (one, two):
                     gain += 0.5  # a pair towards a column
             if closing and hidden:
                 gain -= self._closing_penalty(state, seat, own - gain)
