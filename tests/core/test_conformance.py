@@ -11,6 +11,8 @@ import pytest
 
 from cardtable.core import ConformanceError, check_game
 from cardtable.skipbo import GAME, SkipBoRules, SkipBoState
+from cardtable.skyjo import GAME as SKYJO
+from cardtable.skyjo import SkyjoRules, SkyjoState
 
 RULES = SkipBoRules(players=2, stock_size=5)
 
@@ -135,3 +137,53 @@ def test_a_determinize_that_reads_hidden_cards_is_caught(monkeypatch: pytest.Mon
     patch(monkeypatch, "determinize", peeking)
     with pytest.raises(ConformanceError, match=r"determinize\(.*\) depends on cards"):
         run()
+
+
+# --- the fast move path (advance) -------------------------------------------------------
+
+
+def test_a_fast_path_that_forgets_the_history_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    def forgetful(advance: Any) -> Any:
+        def make(self: SkipBoState, action: int) -> None:
+            advance(self, action)
+            self.history.pop()
+
+        return make
+
+    patch(monkeypatch, "advance", forgetful)
+    with pytest.raises(ConformanceError, match=r"advance\(.*\) reached another state"):
+        run()
+
+
+def test_a_fast_path_that_skips_an_unsnapshotted_count_is_caught(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``hand_sizes`` is not in the snapshot: only the field-by-field comparison sees it."""
+
+    def careless(draw: Any) -> Any:
+        def make(self: SkipBoState, seat: int, count: int, events: Any) -> None:
+            before = self.hand_sizes[seat]
+            draw(self, seat, count, events)
+            if events is None and self.history:  # a move on the fast path, not the deal
+                self.hand_sizes[seat] = before
+
+        return make
+
+    patch(monkeypatch, "_draw", careless)
+    with pytest.raises(ConformanceError, match="fields differ: hand_sizes"):
+        run()
+
+
+def test_a_guard_around_a_state_change_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mistake the ``events is None`` guards invite: a rule skipped with its event."""
+
+    def guarded(check_column: Any) -> Any:
+        def make(self: SkyjoState, seat: int, col: int, events: Any) -> None:
+            if events is not None:
+                check_column(self, seat, col, events)
+
+        return make
+
+    monkeypatch.setattr(SkyjoState, "_check_column", guarded(SkyjoState._check_column))
+    with pytest.raises(ConformanceError, match=r"reached another state|left the one played"):
+        check_game(SKYJO, SkyjoRules(players=2), range(20), deep_every=50, replay_every=500)

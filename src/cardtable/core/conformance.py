@@ -7,6 +7,11 @@ refused and changes nothing, replaying the history gives the same state, views
 are JSON-safe and leak nothing a seat may not see, ``determinize`` depends on
 nothing the seat cannot see, cards are conserved, and the game ends.
 
+The fast move path (``advance``, which builds no events) must reach exactly the
+state ``_apply`` reaches: after every move of every game a copy played with
+``advance`` alone is compared with the checked game, by snapshot and field by
+field (a field the snapshot leaves out, such as a cached count, is compared too).
+
 The leak check is generic: a seat's view must not change when everything that
 seat cannot see is re-dealt (``determinize``). A view that showed a hidden card
 would change with the re-deal.
@@ -40,6 +45,27 @@ class ConformanceReport:
 
 def _fail(where: str, what: str) -> None:
     raise ConformanceError(f"{where}: {what}")
+
+
+_MISSING = object()
+
+
+def fast_path_difference(fast: GameState[Any], slow: GameState[Any]) -> str | None:
+    """How a state reached by ``advance`` differs from one reached by ``_apply``, or None."""
+    if fast.to_json() != slow.to_json():
+        return "its snapshot differs"
+    # Fields left out of the snapshot (derived counts, caches) must agree as well.
+    fields = getattr(fast, "__dict__", None)
+    others = getattr(slow, "__dict__", None)
+    if fields != others:
+        assert fields is not None and others is not None
+        names = sorted(
+            name
+            for name in fields.keys() | others.keys()
+            if fields.get(name, _MISSING) != others.get(name, _MISSING)
+        )
+        return f"fields differ: {', '.join(names)}"
+    return None
 
 
 def check_state(state: GameState[Any], where: str, rng: Rng, deep: bool = True) -> None:
@@ -90,9 +116,15 @@ def check_state(state: GameState[Any], where: str, rng: Rng, deep: bool = True) 
 
     if legal:
         probe = state.clone()
-        probe.apply_action(legal[rng.below(len(legal))])
+        action = legal[rng.below(len(legal))]
+        probe.apply_action(action)
         if state.to_json() != snapshot:
             _fail(where, "a move on a clone changed the original")
+        fast = state.clone()
+        fast.advance(action)
+        difference = fast_path_difference(fast, probe)
+        if difference is not None:
+            _fail(where, f"advance({action}) reached another state than _apply: {difference}")
 
     seats: list[int | None] = [None, *range(state.num_players)]
     for seat in seats:
@@ -135,6 +167,8 @@ def check_game(
         again = game.new_state(rules, seed)
         if again != state:
             _fail(f"{game.name} seed {seed}", "two deals from one seed differ")
+        # The same game played on the fast path alone (no Outcome, no events).
+        fast = game.new_state(rules, seed)
         chooser = Rng(seed ^ 0x5EED)
         moves = 0
         while True:
@@ -153,7 +187,14 @@ def check_game(
                 action = policy(state.clone(), chooser)
             state.apply_action(action)
             again.apply_action(action)
+            fast.advance(action)
             moves += 1
+            difference = fast_path_difference(fast, state)
+            if difference is not None:
+                _fail(
+                    f"{game.name} {rules.to_json()} seed {seed} move {moves}",
+                    f"the game played with advance() left the one played with _apply: {difference}",
+                )
         if state.replayed() != state or again != state:
             _fail(f"{game.name} seed {seed}", "final state not reproducible from its log")
         result = state.result()

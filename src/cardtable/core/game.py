@@ -4,6 +4,12 @@ A :class:`Game` knows a game's rules type, its fixed integer action encoding and
 how to start, replay and load states. A :class:`GameState` is one position: whose
 turn it is, the legal moves, applying a move, the result, views per seat, cheap
 clones, JSON snapshots and determinization for search bots.
+
+Moves are applied three ways: :meth:`GameState.apply` / :meth:`GameState.apply_action`
+validate and return an :class:`Outcome` (the public record: who moved, what, and the
+events that followed); :meth:`GameState._apply` skips the validation; and
+:meth:`GameState.advance` also skips the record, for callers that do not read events:
+RL steps, rollouts, tournaments. All three reach the same state.
 """
 
 from __future__ import annotations
@@ -157,6 +163,18 @@ class GameState(ABC, Generic[MoveT]):
     @abstractmethod
     def _apply(self, action: int) -> Outcome[MoveT]:
         """Apply a known-legal action (no validation)."""
+
+    def advance(self, action: int) -> None:
+        """Apply a known-legal action like :meth:`_apply`, without any move record.
+
+        The fast move path, for callers that do not read events: RL steps, rollouts,
+        tournaments. No validation (the action must come from :meth:`legal_actions`
+        or pass :meth:`is_legal_action`), no :class:`Outcome`, no :class:`Event`: the
+        state reached is exactly the one :meth:`_apply` reaches, history included (the
+        conformance checker compares the two after every move). Engines override it
+        with their rules run without building events; this default drops the Outcome.
+        """
+        self._apply(action)
 
     @abstractmethod
     def explain_illegal(self, move: MoveT) -> str:

@@ -83,7 +83,7 @@ class SkipBoState(GameState[Move]):
         state = cls._blank(rules, seed)
         n = rules.players
         state.starter = rules.first_player if rules.first_player is not None else state.rng.below(n)
-        state._deal([])
+        state._deal(None)
         return state
 
     @classmethod
@@ -137,7 +137,7 @@ class SkipBoState(GameState[Move]):
     round_log: list[RoundResult]
     final: Result | None
 
-    def _deal(self, events: list[Event]) -> None:
+    def _deal(self, events: list[Event] | None) -> None:
         n, size = self.n, self.rules.stock
         deck = new_deck()
         self.rng.shuffle(deck)
@@ -151,8 +151,9 @@ class SkipBoState(GameState[Move]):
         self.turns = 0
         self.idle = 0
         self.built = False
-        tops = tuple(stock[-1] for stock in self.stocks)
-        events.append(RoundDealt(self.round_index + 1, self.starter, tops))
+        if events is not None:
+            tops = tuple(stock[-1] for stock in self.stocks)
+            events.append(RoundDealt(self.round_index + 1, self.starter, tops))
         self._begin_turn(self.starter, events)
 
     # ------------------------------------------------------------- protocol
@@ -245,8 +246,21 @@ class SkipBoState(GameState[Move]):
 
     def _apply(self, action: int) -> Outcome[Move]:
         seat = self.current
-        self.history.append(action)
         events: list[Event] = []
+        self._play(action, events)
+        return Outcome(seat, MOVES[action], action, tuple(events))
+
+    def advance(self, action: int) -> None:
+        self._play(action, None)
+
+    def _play(self, action: int, events: list[Event] | None) -> None:
+        """The move itself, shared by :meth:`_apply` and :meth:`advance`.
+
+        ``events`` is None on the fast path: every event is then neither built nor
+        kept, and nothing else differs.
+        """
+        seat = self.current
+        self.history.append(action)
         if action < STOCK_BASE:
             card, pile = divmod(action, 4)
             self.hands[seat][card] -= 1
@@ -260,9 +274,11 @@ class SkipBoState(GameState[Move]):
             stock = self.stocks[owner]
             self._build(seat, "stock", owner, stock.pop(), relative & 3, events)
             if stock:
-                events.append(StockRevealed(owner, stock[-1], len(stock)))
+                if events is not None:
+                    events.append(StockRevealed(owner, stock[-1], len(stock)))
             else:
-                events.append(StockEmptied(owner))
+                if events is not None:
+                    events.append(StockEmptied(owner))
                 team = self.rules.team(owner)
                 if not any(self.stocks[member] for member in team):
                     self._end_round(team, "stock emptied", events)
@@ -279,12 +295,13 @@ class SkipBoState(GameState[Move]):
             self.hands[seat][card] -= 1
             self.hand_sizes[seat] -= 1
             self.discards[owner][index].append(card)
-            events.append(Discarded(seat, owner, card, index))
+            if events is not None:
+                events.append(Discarded(seat, owner, card, index))
             self._end_turn(events)
         else:
-            events.append(TurnPassed(seat))
+            if events is not None:
+                events.append(TurnPassed(seat))
             self._end_turn(events)
-        return Outcome(seat, MOVES[action], action, tuple(events))
 
     def _owner(self, seat: int, partner: bool) -> int:
         if not partner:
@@ -295,20 +312,22 @@ class SkipBoState(GameState[Move]):
 
     # ---------------------------------------------------------------- steps
     def _build(
-        self, seat: int, source: str, owner: int, card: int, pile: int, events: list[Event]
+        self, seat: int, source: str, owner: int, card: int, pile: int, events: list[Event] | None
     ) -> None:
         building = self.building[pile]
         building.append(card)
         self.built = True
         value = len(building)
-        events.append(Built(seat, source, owner, card, pile, value))
+        if events is not None:
+            events.append(Built(seat, source, owner, card, pile, value))
         if value == HIGHEST:
             # A complete pile leaves the table at once, freeing its place.
             self.completed += building
             self.building[pile] = []
-            events.append(PileCompleted(pile))
+            if events is not None:
+                events.append(PileCompleted(pile))
 
-    def _draw(self, seat: int, count: int, events: list[Event]) -> None:
+    def _draw(self, seat: int, count: int, events: list[Event] | None) -> None:
         hand = self.hands[seat]
         got = 0
         while got < count:
@@ -318,22 +337,25 @@ class SkipBoState(GameState[Move]):
                 # Completed piles are recycled only when a draw finds the draw pile empty.
                 self.draw, self.completed = self.completed, []
                 self.rng.shuffle(self.draw)
-                events.append(Reshuffled(len(self.draw)))
+                if events is not None:
+                    events.append(Reshuffled(len(self.draw)))
             hand[self.draw.pop()] += 1
             got += 1
         if got:
             self.hand_sizes[seat] += got
-            events.append(Drew(seat, got))
+            if events is not None:
+                events.append(Drew(seat, got))
 
-    def _begin_turn(self, seat: int, events: list[Event]) -> None:
+    def _begin_turn(self, seat: int, events: list[Event] | None) -> None:
         self.current = seat
         self.turns += 1
-        events.append(TurnStarted(seat, self.turns))
+        if events is not None:
+            events.append(TurnStarted(seat, self.turns))
         missing = HAND_SIZE - self.hand_sizes[seat]
         if missing > 0:
             self._draw(seat, missing, events)
 
-    def _end_turn(self, events: list[Event]) -> None:
+    def _end_turn(self, events: list[Event] | None) -> None:
         # A turn is idle when nothing was built and nothing is left to draw or recycle;
         # a whole round of idle turns can never change again, so the round is blocked.
         if self.built or self.draw or self.completed:
@@ -348,7 +370,7 @@ class SkipBoState(GameState[Move]):
         else:
             self._begin_turn((self.current + 1) % self.n, events)
 
-    def _end_round(self, winners: tuple[int, ...], reason: str, events: list[Event]) -> None:
+    def _end_round(self, winners: tuple[int, ...], reason: str, events: list[Event] | None) -> None:
         rules = self.rules
         points = [0] * self.n
         if winners:
@@ -359,11 +381,17 @@ class SkipBoState(GameState[Move]):
             self.scores[seat] += points[seat]
         blocked = not winners
         self.round_log.append(RoundResult(tuple(points), winners, self.turns, blocked))
-        events.append(
-            RoundEnded(
-                self.round_index + 1, winners, tuple(points), tuple(self.scores), blocked, reason
+        if events is not None:
+            events.append(
+                RoundEnded(
+                    self.round_index + 1,
+                    winners,
+                    tuple(points),
+                    tuple(self.scores),
+                    blocked,
+                    reason,
+                )
             )
-        )
         if not rules.rounds:
             self._finish(winners, tuple(points), blocked, events)
             return
@@ -377,10 +405,15 @@ class SkipBoState(GameState[Move]):
         self._deal(events)
 
     def _finish(
-        self, winners: tuple[int, ...], scores: tuple[int, ...], blocked: bool, events: list[Event]
+        self,
+        winners: tuple[int, ...],
+        scores: tuple[int, ...],
+        blocked: bool,
+        events: list[Event] | None,
     ) -> None:
         self.final = Result(winners, scores, blocked)
-        events.append(GameEnded(winners, scores, blocked))
+        if events is not None:
+            events.append(GameEnded(winners, scores, blocked))
 
     # -------------------------------------------------------- explanations
     def explain_illegal(self, move: Move) -> str:

@@ -107,10 +107,10 @@ class SkyjoState(GameState[Move]):
         state.finished = []
         state.closers = []
         state.doubled = []
-        state._deal([])
+        state._deal(None)
         return state
 
-    def _deal(self, events: list[Event]) -> None:
+    def _deal(self, events: list[Event] | None) -> None:
         """Shuffle the whole deck and deal a new round (set-up phase, seat 0 first)."""
         n = self.n
         deck = layout.new_deck()
@@ -128,7 +128,8 @@ class SkyjoState(GameState[Move]):
         self.closer = None
         self.turns = 0
         self.reshuffled = False
-        events.append(RoundDealt(self.round, deck[dealt], len(self.draw)))
+        if events is not None:
+            events.append(RoundDealt(self.round, deck[dealt], len(self.draw)))
 
     # --- protocol: turn and moves --------------------------------------------
     @property
@@ -209,13 +210,27 @@ class SkyjoState(GameState[Move]):
     def _apply(self, action: int) -> Outcome[Move]:
         seat = self.player
         events: list[Event] = []
+        self._play(action, events)
+        return Outcome(seat, MOVES[action], action, tuple(events))
+
+    def advance(self, action: int) -> None:
+        self._play(action, None)
+
+    def _play(self, action: int, events: list[Event] | None) -> None:
+        """The move itself, shared by :meth:`_apply` and :meth:`advance`.
+
+        ``events`` is None on the fast path: every event is then neither built nor
+        kept, and nothing else differs.
+        """
+        seat = self.player
         self.history.append(action)
         if action >= DISCARD_AND_REVEAL:
             card = self.hand
             assert card is not None
             self.hand = None
             self.discard.append(card)
-            events.append(Discarded(seat, card))
+            if events is not None:
+                events.append(Discarded(seat, card))
             self._reveal(seat, action - DISCARD_AND_REVEAL, events)
             self._end_turn(seat, events)
         elif action >= REVEAL:
@@ -234,21 +249,23 @@ class SkyjoState(GameState[Move]):
             card = self.draw.pop()
             self.hand = card
             self.phase = DRAWN
-            events.append(Drew(seat, card))
+            if events is not None:
+                events.append(Drew(seat, card))
         else:
             card = self.discard.pop()
             self.hand = card
             self.phase = TAKEN
-            events.append(TookDiscard(seat, card))
-        return Outcome(seat, MOVES[action], action, tuple(events))
+            if events is not None:
+                events.append(TookDiscard(seat, card))
 
     # --- the rules ------------------------------------------------------------
-    def _reveal(self, seat: int, pos: int, events: list[Event]) -> None:
+    def _reveal(self, seat: int, pos: int, events: list[Event] | None) -> None:
         self.down[seat] &= ~(1 << pos)
-        events.append(CardRevealed(seat, pos, self.cards[seat * SLOTS + pos]))
+        if events is not None:
+            events.append(CardRevealed(seat, pos, self.cards[seat * SLOTS + pos]))
         self._check_lines(seat, pos, events)
 
-    def _exchange(self, seat: int, pos: int, events: list[Event]) -> None:
+    def _exchange(self, seat: int, pos: int, events: list[Event] | None) -> None:
         card = self.hand
         assert card is not None
         index = seat * SLOTS + pos
@@ -258,16 +275,17 @@ class SkyjoState(GameState[Move]):
         self.down[seat] &= ~(1 << pos)
         self.hand = None
         self.discard.append(replaced)
-        events.append(Exchanged(seat, pos, card, replaced, was_up))
+        if events is not None:
+            events.append(Exchanged(seat, pos, card, replaced, was_up))
         self._check_lines(seat, pos, events)
 
-    def _check_lines(self, seat: int, pos: int, events: list[Event]) -> None:
+    def _check_lines(self, seat: int, pos: int, events: list[Event] | None) -> None:
         """Apply the column rule (and the rows option) to the lines through ``pos``."""
         self._check_column(seat, pos % layout.COLS, events)
         if self._rows:
             self._check_row(seat, pos // layout.COLS, events)
 
-    def _check_column(self, seat: int, col: int, events: list[Event]) -> None:
+    def _check_column(self, seat: int, col: int, events: list[Event] | None) -> None:
         mask = _COLUMN_MASKS[col]
         present = self.present[seat]
         if present & mask != mask or self.down[seat] & mask:
@@ -278,9 +296,10 @@ class SkyjoState(GameState[Move]):
         if top == middle == bottom:
             self.discard += (top, middle, bottom)
             self.present[seat] = present & ~mask
-            events.append(ColumnRemoved(seat, col, top))
+            if events is not None:
+                events.append(ColumnRemoved(seat, col, top))
 
-    def _check_row(self, seat: int, row: int, events: list[Event]) -> None:
+    def _check_row(self, seat: int, row: int, events: list[Event] | None) -> None:
         mask = _ROW_MASKS[row]
         present = self.present[seat]
         if present & mask != mask or self.down[seat] & mask:
@@ -290,16 +309,18 @@ class SkyjoState(GameState[Move]):
         if line.count(line[0]) == layout.COLS:
             self.discard += line
             self.present[seat] = present & ~mask
-            events.append(RowRemoved(seat, row, line[0]))
+            if events is not None:
+                events.append(RowRemoved(seat, row, line[0]))
 
-    def _reshuffle(self, events: list[Event]) -> None:
+    def _reshuffle(self, events: list[Event] | None) -> None:
         """Keep the top discard; the rest of the discard pile, shuffled, is the new draw pile."""
         pile = self.discard[:-1]
         self.discard = self.discard[-1:]
         self.rng.shuffle(pile)
         self.draw = pile
         self.reshuffled = True
-        events.append(Reshuffled(len(pile)))
+        if events is not None:
+            events.append(Reshuffled(len(pile)))
 
     def face_up_sum(self, seat: int) -> int:
         """Sum of the face-up cards of ``seat``."""
@@ -314,7 +335,7 @@ class SkyjoState(GameState[Move]):
         cards = self.cards
         return sum(cards[base + p] for p in layout.MASK_POSITIONS[self.present[seat]])
 
-    def _choose_starter(self, events: list[Event]) -> None:
+    def _choose_starter(self, events: list[Event] | None) -> None:
         n = self.n
         sums = tuple(self.face_up_sum(seat) for seat in range(n))
         if self.rules.closer_starts_next and self.closers:
@@ -327,7 +348,8 @@ class SkyjoState(GameState[Move]):
         self.starter = starter
         self.player = starter
         self.phase = TURN
-        events.append(StarterChosen(starter, sums, reason))
+        if events is not None:
+            events.append(StarterChosen(starter, sums, reason))
 
     def _first_best(self, sums: tuple[int, ...], first: int, best: int) -> int:
         n = self.n
@@ -337,11 +359,12 @@ class SkyjoState(GameState[Move]):
                 return seat
         raise AssertionError("no seat has the best sum")
 
-    def _end_turn(self, seat: int, events: list[Event]) -> None:
+    def _end_turn(self, seat: int, events: list[Event] | None) -> None:
         self.turns += 1
         if self.closer is None and not self.down[seat]:
             self.closer = seat
-            events.append(FinalTurns(seat))
+            if events is not None:
+                events.append(FinalTurns(seat))
         following = seat + 1
         if following == self.n:
             following = 0
@@ -351,15 +374,15 @@ class SkyjoState(GameState[Move]):
             self.player = following
             self.phase = TURN
 
-    def _end_round(self, events: list[Event]) -> None:
+    def _end_round(self, events: list[Event] | None) -> None:
         n = self.n
         closer = self.closer
         assert closer is not None
         for seat in range(n):
-            hidden = self.down[seat] & self.present[seat]
-            for pos in layout.MASK_POSITIONS[hidden]:
-                self.down[seat] &= ~(1 << pos)
-                events.append(CardRevealed(seat, pos, self.cards[seat * SLOTS + pos]))
+            if events is not None:
+                hidden = self.down[seat] & self.present[seat]
+                for pos in layout.MASK_POSITIONS[hidden]:
+                    events.append(CardRevealed(seat, pos, self.cards[seat * SLOTS + pos]))
             self.down[seat] = 0
             for col in range(layout.COLS):
                 self._check_column(seat, col, events)
@@ -385,12 +408,14 @@ class SkyjoState(GameState[Move]):
         self.closers.append(closer)
         self.doubled.append(doubled)
         totals = tuple(self.totals)
-        events.append(RoundEnded(self.round, closer, tuple(points), totals, doubled))
+        if events is not None:
+            events.append(RoundEnded(self.round, closer, tuple(points), totals, doubled))
         if max(totals) >= self.rules.end_score:
             self.phase = OVER
-            result = self.result()
-            assert result is not None
-            events.append(GameEnded(result.winners, totals))
+            if events is not None:
+                result = self.result()
+                assert result is not None
+                events.append(GameEnded(result.winners, totals))
         else:
             self._deal(events)
 
