@@ -109,7 +109,7 @@ def _sample(
         stream = rng.next64()
         for action in moves:
             copy = world.clone()
-            copy._apply(action)
+            copy.advance(action)
             end = _rollout(copy, state, policies, Rng(stream), round_over)
             results[action].append(outcome(state, end, seat))
         done += 1
@@ -127,7 +127,7 @@ def _rollout(
     while not round_over(start, state) and moves < ROLLOUT_MOVE_LIMIT:
         seat = state.current_player
         assert seat is not None
-        state._apply(policies[seat].choose(state, rng))
+        state.advance(policies[seat].choose(state, rng))
         moves += 1
     return state
 

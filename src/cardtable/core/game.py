@@ -134,7 +134,8 @@ class Game(ABC, Generic[MoveT]):
         """The state reached from a fresh deal by applying ``actions`` in order."""
         state = self.new_state(rules, seed)
         for action in actions:
-            state.apply_action(action)
+            state.require_legal(action)
+            state.advance(action)
         return state
 
 
@@ -213,10 +214,17 @@ class GameState(ABC, Generic[MoveT]):
 
     def apply_action(self, action: int) -> Outcome[MoveT]:
         """Play the move with this action code; illegal codes raise and change nothing."""
+        self.require_legal(action)
+        return self._apply(action)
+
+    def require_legal(self, action: int) -> None:
+        """Raise unless ``action`` is a legal code now: :class:`ActionCodeError` for a
+        code outside the encoding, :class:`IllegalMoveError` (with its reason) for an
+        illegal move. Changes nothing. ``require_legal`` then :meth:`advance` is
+        :meth:`apply_action` without the Outcome."""
         self.game.check_action(action)
         if not self.is_legal_action(action):
             raise IllegalMoveError(self.explain_illegal(self.game.decode(action)))
-        return self._apply(action)
 
     # --- end ------------------------------------------------------------
     @property

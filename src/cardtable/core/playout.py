@@ -14,5 +14,5 @@ def play_random(state: GameState[Any], rng: Rng, moves: int) -> int:
         legal = state.legal_actions()
         if not legal:
             return played
-        state.apply_action(legal[rng.below(len(legal))])
+        state.advance(legal[rng.below(len(legal))])
     return moves

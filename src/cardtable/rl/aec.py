@@ -162,7 +162,7 @@ class CardtableAECEnv(AECEnv):  # type: ignore[misc]
         state = self.game_state
         code = int(action)
         if 0 <= code < self.num_actions and state.is_legal_action(code):
-            state._apply(code)  # what apply_action does once the code is checked
+            state.advance(code)  # apply_action once the code is checked, with no move record
         else:
             state.apply_action(code)  # raises the engine's error with its reason
             raise IllegalMoveError(f"action {code} is not legal")  # pragma: no cover

@@ -122,12 +122,12 @@ class CardtableGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         seat = self.seat
         bots = self._seat_bots
         rng = self.bot_rng
-        apply = state._apply
+        advance = state.advance  # the fast path: nothing here reads the move records
         while True:
             current = state.current_player  # None once the game is over
             if current is None or current == seat:
                 return
-            apply(bots[current].choose(state, rng))
+            advance(bots[current].choose(state, rng))
 
     def _new_game(self) -> None:
         """Deal a new game from ``np_random`` and let the bots play up to the learner
@@ -162,7 +162,7 @@ class CardtableGymEnv(gymnasium.Env[np.ndarray, np.int64]):
                 raise IllegalMoveError(f"action {code} is not legal")  # pragma: no cover
             self._steps += 1
             return None
-        state._apply(code)
+        state.advance(code)
         self._play_bots()
         self._steps += 1
         # One call sums whatever rounds (or the game) the learner's move and the bots'

@@ -75,8 +75,9 @@ def play_game(
 ) -> GameRecord:
     """Play one game to the end, seat ``i`` moving with ``bots[i]``.
 
-    Moves go through ``apply_action`` (the validating path): a bot that returns an
-    illegal action is a bug and raises a :class:`~cardtable.core.CardtableError`.
+    Every bot move is validated (``require_legal``): a bot that returns an illegal
+    action is a bug and raises a :class:`~cardtable.core.CardtableError`. Moves are
+    then applied on the fast path (``advance``): the record keeps no events.
     """
     state = game.new_state(rules, seed)
     if len(bots) != state.num_players:
@@ -86,7 +87,9 @@ def play_game(
     while (seat := state.current_player) is not None:
         if moves >= max_moves:
             raise RuntimeError(f"{game.name} seed {seed}: no end after {max_moves} moves")
-        state.apply_action(bots[seat].choose(state, rngs[seat]))
+        action = bots[seat].choose(state, rngs[seat])
+        state.require_legal(action)
+        state.advance(action)
         moves += 1
     result = state.result()
     if result is None:
