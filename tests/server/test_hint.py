@@ -6,7 +6,9 @@ from typing import Any
 
 import pytest
 
+from cardtable.bots.advisor import ReasonPart, render_reason
 from cardtable.games import get_game
+from cardtable.i18n import LANGUAGES, catalog
 from cardtable.server import botseats
 
 from .helpers import Client, client, connect, create_room, join, start
@@ -65,13 +67,18 @@ def test_the_seat_to_move_gets_ranked_legal_moves(
             assert answer["version"] == version and answer["measure"] == measure
             moves = answer["moves"]
             assert 1 <= len(moves) <= 5
-            assert set(moves[0]) == {"action", "move", "value", "reason"}
+            assert set(moves[0]) == {"action", "move", "value", "reason", "reason_parts"}
             assert mover.view is not None
             legal = mover.view["legal_actions"]
             for item in moves:
                 assert item["action"] in legal
                 assert item["move"] == engine.decode(item["action"]).to_json()
                 assert isinstance(item["value"], float) and item["reason"]
+                # The reason as catalog keys and parameters, which word the English text.
+                parts = [ReasonPart.from_json(part) for part in item["reason_parts"]]
+                assert parts and all(part.key.startswith(f"advice.{game}.") for part in parts)
+                assert render_reason(parts) == item["reason"]
+                assert all(part.key in catalog(lang) for lang in LANGUAGES for part in parts)
             values = [item["value"] for item in moves]
             # Skip-Bo: a chance to win, best first; Skyjo: expected points, lowest first.
             assert values == sorted(values, reverse=measure == "win_chance")

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from cardtable.bots.advisor import ReasonPart, render_reason
 from cardtable.bots.review import review_game
 from cardtable.core import Rng
 from cardtable.games import get_game
@@ -129,6 +130,11 @@ def test_a_finished_game_is_reviewed_for_the_asker_only(
             assert log["moves"][move["number"] - 1]["seat"] == 0  # Ann's own moves
             assert move["played_move"] == engine.decode(move["action"]).to_json()
             assert move["best_move"] == engine.decode(move["best_action"]).to_json()
+            # Both reasons as catalog keys and parameters, which word the English texts.
+            for field in ("reason", "played_reason"):
+                parts = [ReasonPart.from_json(part) for part in move[f"{field}_parts"]]
+                assert parts and all(p.key.startswith(f"advice.{game}.") for p in parts)
+                assert render_reason(parts) == move[field]
 
         # Only Ann heard it; asking again answers from memory; nothing moved.
         _quiet(bobc, watcher)

@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Callable
 
 from cardtable.tui.app import TextScreen
 from cardtable.tui.skipbo_board import Place, legal_targets
+from cardtable.tui.source import Hint
 
 from .helpers import local_app, play_to_end, settle, state_of
 
@@ -93,6 +94,42 @@ async def test_hint_names_who_suggests() -> None:
         await pilot.press("h")
         assert app.message.startswith("Hint (move advisor): ")
         assert "turn up the card at row" in app.message
+
+
+@run
+async def test_a_french_hint_gives_the_advisor_s_reason_in_french() -> None:
+    app = local_app("skyjo", {"players": 2}, seed=3, lang="fr")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("h")  # the set-up: every move turns up a card
+        assert app.message.startswith("Conseil (conseiller) : ")
+        assert app.message.endswith(" : retourne une carte"), app.message
+        assert "(points attendus pour la manche : " in app.message and "," in app.message
+
+
+@run
+async def test_a_hint_s_reason_in_german_names_the_players() -> None:
+    app = local_app("skipbo", {"players": 3, "stock_size": 5}, seed=2, lang="de")
+    given: list[Hint | None] = []
+    real = app.source.hint
+
+    async def recording() -> Hint | None:
+        hint = await real()
+        given.append(hint)
+        return hint
+
+    app.source.hint = recording  # type: ignore[method-assign]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("h")
+        hint = given[0]
+        assert hint is not None and hint.reason_parts
+        reason = app.words.reason(hint.reason_parts)
+        assert app.message.startswith("Tipp (Zugberater): ")
+        assert app.message.endswith(f": {reason}"), app.message
+        assert hint.reason not in app.message  # not the English text
+        for part in hint.reason_parts:
+            assert part["key"].startswith("advice.skipbo.")
 
 
 @run

@@ -201,6 +201,7 @@ def test_the_hint_key_asks_the_server(server: str, tmp_path: Path) -> None:
             await _settle(pilot, app)
             hint = await source.hint()
             assert hint is not None and hint.by == "advisor" and hint.reason
+            assert hint.reason_parts and app.words.reason(hint.reason_parts)
             assert engine.encode(engine.move_from_json(hint.move)) in source.view()["legal_actions"]
             await pilot.press("h")
             for _ in range(200):

@@ -125,7 +125,8 @@ def test_the_review_key_asks_the_server(server: str, tmp_path: Path) -> None:
                 move = next(m for m in review["moves"] if m["number"] == number)
                 assert f"Move {number}: {app.words.move(move['played_move'])}" in text
                 assert f"Better: {app.words.move(move['best_move'])}" in text
-                assert f"Why: {move['reason']}" in text
+                # The reason in the player's words: seats by their names here.
+                assert f"Why: {app.words.reason(move['reason_parts'])}" in text
             if review["worst"]:
                 assert "cost you about" in text
             else:

@@ -57,7 +57,8 @@ def test_a_local_game_to_the_end_then_its_review() -> None:
             better = app.words.move(state.game.decode(first.best_action).to_json())
             assert f"Move {first.number}: {played}" in text
             assert f"cost you about {100 * first.cost:.1f}% of your chance to win" in text
-            assert f"Better: {better}" in text and f"Why: {first.reason}" in text
+            why = app.words.reason([part.to_json() for part in first.reason_parts])
+            assert f"Better: {better}" in text and f"Why: {why}" in text
 
             # Escape goes back to the final scores; v again shows the kept review at once.
             await pilot.press("escape")
@@ -92,14 +93,36 @@ def test_the_reviewing_state_and_a_refusal_are_shown() -> None:
                     "played_move": {"type": "take_discard"},
                     "best_move": {"type": "draw"},
                     "reason": "draws an unknown card",
+                    "reason_parts": [{"key": "advice.skyjo.draws", "params": {}}],
                 }
             ],
         }
-    ).plain
-    assert "Coup 7 : prendre la carte de la défausse" in page
-    assert "Ce coup vous a coûté environ 2,3 points." in page
-    assert "Mieux : piocher" in page
-    assert "Pourquoi : draws an unknown card" in page  # the advisor's reasons stay English
+    )
+    text = page.plain
+    assert "Coup 7 : prendre la carte de la défausse" in text
+    assert "Ce coup vous a coûté environ 2,3 points." in text
+    assert "Mieux : piocher" in text
+    assert "Pourquoi : pioche une carte inconnue" in text  # the advisor's reason, in French
+    assert "draws" not in text
+
+    # A server sending only the English reason (an older one): no English line in French.
+    review = {
+        "measure": "round_points",
+        "reviewed": 1,
+        "decisions": 2,
+        "best_moves": 0,
+        "worst": [7],
+        "moves": [
+            {
+                "number": 7,
+                "cost": 2.3,
+                "played_move": {"type": "take_discard"},
+                "best_move": {"type": "draw"},
+                "reason": "draws an unknown card",
+            }
+        ],
+    }
+    assert "Pourquoi" not in app.review_text(review).plain
 
 
 def test_no_review_before_the_end() -> None:

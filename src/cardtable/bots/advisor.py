@@ -15,12 +15,24 @@ and ranks first. Nothing here sees a card the seat cannot see: the advisor
 works on ``state.determinize(seat, rng)`` from the start, so its checks, its
 reasons and every rollout only know what the seat knows. (A Skyjo round ends
 by turning up hidden cards, so no Skyjo move is ranked as a certain win.)
+
+Reasons are structured: each is a sequence of :class:`ReasonPart` (a message key
+under ``advice.`` of the translation catalogs in ``cardtable/i18n`` and its
+integer parameters), so that a client can word it in its player's language.
+``Advice.reason`` is the English wording, rendered from the English catalog
+(``cardtable/i18n/en.json``): the catalogs are the one source of the wording.
+Two parameter names have a meaning beyond a number: ``seat`` is a seat number
+(a client shows the player's name; the English text says ``seat 1``) and
+``delta`` a change of points, shown with its sign (``+3``, ``-7``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import functools
+import json
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
+from importlib import resources
 from typing import Any
 
 from ..core import JSON, GameState, Rng
@@ -31,6 +43,87 @@ from ..skyjo.state import SkyjoState
 from . import skipbo_expert, skipbo_hard, skyjo_expert
 from .montecarlo import Budget, evaluate
 
+#: The catalog key of the text between two parts of a reason (", " in English).
+SEPARATOR_KEY = "advice.separator"
+#: Parameters holding a seat number: clients show the player's name instead.
+SEAT_PARAMS = frozenset({"seat"})
+#: Parameters holding a change of points: shown with their sign.
+SIGNED_PARAMS = frozenset({"delta"})
+#: The package whose ``en.json`` holds the English wording of the reasons.
+CATALOG_PACKAGE = "cardtable.i18n"
+
+
+@dataclass(frozen=True, slots=True)
+class ReasonPart:
+    """One clause of a reason: a catalog key (``advice.skipbo.*``, ``advice.skyjo.*``)
+    and its parameters, all integers (cards, counts, seat numbers, points)."""
+
+    key: str
+    params: tuple[tuple[str, int], ...] = ()
+
+    @classmethod
+    def of(cls, key: str, **params: int) -> ReasonPart:
+        return cls(key, tuple(sorted(params.items())))
+
+    def to_json(self) -> JSON:
+        return {"key": self.key, "params": dict(self.params)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ReasonPart:
+        params = data.get("params") or {}
+        return cls.of(str(data["key"]), **{str(k): int(v) for k, v in params.items()})
+
+
+Reason = tuple[ReasonPart, ...]
+
+
+@functools.cache
+def english_catalog() -> dict[str, str]:
+    """The English catalog (``cardtable/i18n/en.json``), read as package data."""
+    text = resources.files(CATALOG_PACKAGE).joinpath("en.json").read_text(encoding="utf-8")
+    data: dict[str, str] = json.loads(text)
+    return data
+
+
+def seat_word(seat: int) -> str:
+    """How the English text names a seat: ``seat 1`` (seat numbers as the library's)."""
+    return f"seat {seat}"
+
+
+def reason_params(params: Iterable[tuple[str, int]], who: Callable[[int], str]) -> dict[str, str]:
+    """A part's parameters as the texts its template takes: seats named by ``who``,
+    changes of points signed, other numbers as they are."""
+    shown = {}
+    for name, value in params:
+        if name in SEAT_PARAMS:
+            shown[name] = who(value)
+        elif name in SIGNED_PARAMS:
+            shown[name] = f"{value:+d}"
+        else:
+            shown[name] = str(value)
+    return shown
+
+
+def render_reason(
+    parts: Iterable[ReasonPart],
+    translate: Callable[..., str] | None = None,
+    who: Callable[[int], str] = seat_word,
+) -> str:
+    """The parts of a reason in words, joined by the catalog's separator.
+
+    ``translate(key, **params)`` gives the text of a key with its placeholders
+    filled in (default: the English catalog); ``who(seat)`` names a seat.
+    """
+    if translate is None:
+        translate = _english
+    return translate(SEPARATOR_KEY).join(
+        translate(part.key, **reason_params(part.params, who)) for part in parts
+    )
+
+
+def _english(key: str, **params: str) -> str:
+    return english_catalog()[key].format(**params)
+
 
 @dataclass(frozen=True, slots=True)
 class Advice:
@@ -39,7 +132,13 @@ class Advice:
     value: float
     """Skip-Bo: win probability; Skyjo: expected own round points."""
     samples: int
-    reason: str
+    reason_parts: Reason
+    """Why, as catalog keys and parameters (see :class:`ReasonPart`)."""
+
+    @property
+    def reason(self) -> str:
+        """Why, in English (from the English catalog)."""
+        return render_reason(self.reason_parts)
 
     def to_json(self) -> JSON:
         return {
@@ -48,6 +147,7 @@ class Advice:
             "value": self.value,
             "samples": self.samples,
             "reason": self.reason,
+            "reason_parts": [part.to_json() for part in self.reason_parts],
         }
 
 
@@ -161,7 +261,9 @@ def _advise_skipbo(
                     str(state.game.decode(action)),
                     1.0 if wins else estimate.mean,
                     estimate.samples,
-                    "wins the round now" if wins else _skipbo_reason(state, seat, action),
+                    (_part("advice.skipbo.wins_round"),)
+                    if wins
+                    else _skipbo_reason(state, seat, action),
                 ),
             )
         )
@@ -169,44 +271,50 @@ def _advise_skipbo(
     return [item[1] for item in advice]
 
 
-def _skipbo_reason(state: SkipBoState, seat: int, action: int) -> str:
+def _part(key: str, **params: int) -> ReasonPart:
+    return ReasonPart.of(key, **params)
+
+
+def _skipbo_reason(state: SkipBoState, seat: int, action: int) -> Reason:
     if action == END_TURN:
-        return "nothing left to play or discard"
+        return (_part("advice.skipbo.end_turn"),)
     if action >= DISCARD_BASE:
         partner, rest = divmod(action - DISCARD_BASE, 52)
         card, index = divmod(rest, 4)
         pile = state.discards[_discard_owner(state, partner)][index]
         if not pile:
-            return "starts a new discard pile"
+            return (_part("advice.skipbo.new_discard_pile"),)
         top = pile[-1]
         if top in (card, card + 1):
-            return "keeps the discard pile in a descending run"
+            return (_part("advice.skipbo.descending_run"),)
         if card == 0:
-            return "gives up a Skip-Bo card"
-        return f"buries the {top or 'Skip-Bo card'} under a card it cannot follow"
+            return (_part("advice.skipbo.gives_up_wild"),)
+        if top == 0:
+            return (_part("advice.skipbo.buries_wild"),)
+        return (_part("advice.skipbo.buries", card=top),)
     if STOCK_BASE <= action < DISCARD_PLAY_BASE:
-        return f"plays the stock ({len(state.stocks[seat]) - 1} left after it)"
+        return (_part("advice.skipbo.plays_stock", left=len(state.stocks[seat]) - 1),)
     copy = state.clone()
     copy._apply(action)
     parts = []
     if action < STOCK_BASE:
-        parts.append("uses a Skip-Bo card" if action < 4 else "plays from the hand")
+        parts.append(_part("advice.skipbo.uses_wild" if action < 4 else "advice.skipbo.plays_hand"))
         if copy.hand_sizes[seat] == HAND_REFILL and state.hand_sizes[seat] == 1:
-            parts.append("empties the hand: five new cards")
+            parts.append(_part("advice.skipbo.empties_hand"))
     else:
-        parts.append("clears a discard pile top")
+        parts.append(_part("advice.skipbo.clears_discard"))
     stock = state.stocks[seat]
     nexts = [len(pile) + 1 for pile in copy.building]
     if stock and stock[-1] in nexts:
-        parts.append("opens the way to the stock")
+        parts.append(_part("advice.skipbo.opens_stock"))
     for other in range(state.n):
         if other in state.rules.team(seat) or not copy.stocks[other]:
             continue
         if copy.stocks[other][-1] in nexts and state.stocks[other][-1] not in [
             len(pile) + 1 for pile in state.building
         ]:
-            parts.append(f"lets seat {other} play their stock")
-    return ", ".join(parts)
+            parts.append(_part("advice.skipbo.lets_play_stock", seat=other))
+    return tuple(parts)
 
 
 HAND_REFILL = 5
@@ -244,17 +352,18 @@ def _advise_skyjo(
     return advice
 
 
-def _skyjo_reason(state: SkyjoState, seat: int, action: int) -> str:
+def _skyjo_reason(state: SkyjoState, seat: int, action: int) -> Reason:
     if action == DRAW:
-        return "draws an unknown card"
+        return (_part("advice.skyjo.draws"),)
     if action == TAKE_DISCARD:
-        return f"takes the {state.discard[-1]} from the discard pile"
+        return (_part("advice.skyjo.takes_discard", card=state.discard[-1]),)
     down = state.down[seat] & state.present[seat]
     last = down.bit_count() == 1 and state.closer is None
+    ends = (_part("advice.skyjo.ends_round"),)
     if action >= DISCARD_AND_REVEAL:
         pos = action - DISCARD_AND_REVEAL
-        text = "discards the card and turns up a hidden one"
-        return text + (", ending the round" if last and down >> pos & 1 else "")
+        text = (_part("advice.skyjo.discards_and_turns_up"),)
+        return text + (ends if last and down >> pos & 1 else ())
     if EXCHANGE <= action < EXCHANGE + 12:
         pos = action - EXCHANGE
         card = state.hand
@@ -262,10 +371,9 @@ def _skyjo_reason(state: SkyjoState, seat: int, action: int) -> str:
         copy = state.clone()
         copy._apply(action)
         if copy.present[seat].bit_count() < state.present[seat].bit_count():
-            return "completes a column: three cards leave the grid"
+            return (_part("advice.skyjo.completes_column"),)
         if state.down[seat] >> pos & 1:
-            text = f"puts the {card} over a hidden card"
-            return text + (", ending the round" if last else "")
+            return (_part("advice.skyjo.over_hidden", card=card),) + (ends if last else ())
         old = state.cards[seat * 12 + pos]
-        return f"replaces a {old} with the {card} ({card - old:+d} points)"
-    return "turns up a card"
+        return (_part("advice.skyjo.replaces", old=old, card=card, delta=card - old),)
+    return (_part("advice.skyjo.turns_up"),)

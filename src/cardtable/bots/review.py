@@ -19,7 +19,10 @@ Hidden information: each position is re-dealt for the seat
 re-deals again itself, so a review of seat ``s`` depends only on what ``s`` saw
 at that moment: two games that looked the same to ``s`` get the same review.
 The texts are the engine's move texts and the advisor's reasons, which only
-name cards the seat could see. (The reasons are English.)
+name cards the seat could see. The reasons come twice: in English
+(``reason``, ``played_reason``) and as catalog keys with parameters
+(``reason_parts``, ``played_reason_parts``; see :class:`~cardtable.bots.advisor.ReasonPart`)
+for clients that word them in their player's language.
 
 Cost and determinism: a review is a pure function of the record, the seat, the
 iterations per decision (a count, not a time, so results are reproducible) and
@@ -42,7 +45,7 @@ from typing import Any
 from ..core import JSON, Game, GameState, Rng, RulesBase
 from ..skipbo.state import SkipBoState
 from ..skyjo.state import SETUP, SkyjoState
-from .advisor import Advice, advise, distinct_moves
+from .advisor import Advice, Reason, advise, distinct_moves
 from .montecarlo import Budget
 
 #: What a value measures, per game: a chance to win (higher is better) or round points (lower).
@@ -93,6 +96,10 @@ class ReviewedMove:
     """Distinct moves the seat had."""
     samples: int
     """Re-deals behind the values."""
+    played_reason_parts: Reason = ()
+    """``played_reason`` as catalog keys and parameters."""
+    reason_parts: Reason = ()
+    """``reason`` as catalog keys and parameters."""
 
     def to_json(self) -> JSON:
         return {
@@ -102,10 +109,12 @@ class ReviewedMove:
             "played": self.played,
             "played_value": self.played_value,
             "played_reason": self.played_reason,
+            "played_reason_parts": [part.to_json() for part in self.played_reason_parts],
             "best_action": self.best_action,
             "best": self.best,
             "best_value": self.best_value,
             "reason": self.reason,
+            "reason_parts": [part.to_json() for part in self.reason_parts],
             "cost": self.cost,
             "choices": self.choices,
             "samples": self.samples,
@@ -236,6 +245,8 @@ def review_position(
         cost=cost,
         choices=distinct_moves(state),
         samples=played.samples,
+        played_reason_parts=played.reason_parts,
+        reason_parts=best.reason_parts,
     )
 
 

@@ -582,6 +582,7 @@ class Room:
                     "move": self.game.decode(item.action).to_json(),
                     "value": item.value,
                     "reason": item.reason,
+                    "reason_parts": [part.to_json() for part in item.reason_parts],
                 }
                 for item in advice[:HINT_MOVES]
             ],

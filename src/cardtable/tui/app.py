@@ -445,9 +445,18 @@ class TableApp(App[None]):
             key = "review.cost_skipbo" if win_chance else "review.cost_skyjo"
             text.append("  " + w(key, cost=w.number(cost)) + "\n", style="bold yellow")
             text.append("  " + w("review.better", move=w.move(move["best_move"])) + "\n")
-            text.append("  " + w("review.reason", reason=move["reason"]) + "\n", style="dim")
+            reason = self.reason_text(move.get("reason_parts"), move.get("reason", ""))
+            if reason:
+                text.append("  " + w("review.reason", reason=reason) + "\n", style="dim")
         text.append("\n" + w("review.note"), style="dim")
         return text
+
+    def reason_text(self, parts: Any, english: str) -> str:
+        """The advisor's reason in our language from its parts; a server that sends only
+        the English text (an older one) is quoted in English, and only to English players."""
+        if parts:
+            return self.words.reason(parts)
+        return english if self.lang == "en" else ""
 
     def action_rematch(self) -> None:
         """The host starts a rematch; a guest is told the host can (and will be followed)."""
@@ -511,11 +520,12 @@ class TableApp(App[None]):
             value = (
                 round(100 * hint.value)
                 if self.source.game.name == "skipbo"
-                else f"{hint.value:.1f}"
+                else self.words.number(hint.value)
             )
             text += " " + self.words(key, value=value)
-        if hint.reason and self.lang == "en":
-            text += f": {hint.reason}"
+        reason = self.reason_text(hint.reason_parts, hint.reason)
+        if reason:
+            text = self.words("msg.hint_reason", hint=text, reason=reason)
         self.say(text)
 
     def action_cancel(self) -> None:

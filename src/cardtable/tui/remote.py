@@ -304,7 +304,8 @@ class RemoteGame(GameSource):
         if answer["type"] != "hint" or not answer.get("moves"):
             return None
         best = answer["moves"][0]
-        return Hint(best["move"], "advisor", best.get("value"), best.get("reason", ""))
+        parts = tuple(best.get("reason_parts") or ())
+        return Hint(best["move"], "advisor", best.get("value"), best.get("reason", ""), parts)
 
     async def review(self) -> JSON:
         """The server's post-game review of our seat (its ``review`` message).

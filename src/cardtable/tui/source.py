@@ -64,7 +64,9 @@ class Update:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Hint:
-    """A suggested move in its JSON form, who suggested it, its estimate and reason (English).
+    """A suggested move in its JSON form, who suggested it, its estimate and reason:
+    ``reason`` in English, ``reason_parts`` as catalog keys and parameters (the
+    advisor's ``reason_parts`` JSON form) to word it in the player's language.
 
     The advisor's ``value`` is a win probability in Skip-Bo and the expected own
     round points in Skyjo.
@@ -74,6 +76,7 @@ class Hint:
     by: str
     value: float | None = None
     reason: str = ""
+    reason_parts: tuple[JSON, ...] = ()
 
 
 Notify = Callable[[Update], None]
@@ -260,4 +263,5 @@ class LocalGame(GameSource):
             return None
         best = advice[0]
         move: JSON = self.game.decode(best.action).to_json()
-        return Hint(move, "advisor", best.value, best.reason)
+        parts = tuple(part.to_json() for part in best.reason_parts)
+        return Hint(move, "advisor", best.value, best.reason, parts)

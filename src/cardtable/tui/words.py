@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..bots.advisor import ReasonPart, render_reason
 from ..i18n import FALLBACK, catalog, translate
 
 JSON = dict[str, Any]
@@ -87,6 +88,12 @@ class Words:
             if kind in ("exchange", "reveal", "discard_and_reveal"):
                 return self(f"move.skyjo.{kind}", position=self.position(move["pos"]))
         return str(move)
+
+    # --- the move advisor's reasons ------------------------------------------
+    def reason(self, parts: Sequence[JSON]) -> str:
+        """A reason of the move advisor (its ``reason_parts`` JSON form) in words: seats
+        by their names here."""
+        return render_reason((ReasonPart.from_json(part) for part in parts), self, self.who)
 
     # --- events -----------------------------------------------------------
     def event(self, event: JSON) -> str | None:
