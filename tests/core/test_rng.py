@@ -3,6 +3,7 @@ from collections import Counter
 import pytest
 
 from cardtable.core import Rng
+from cardtable.core.rng import BATCH_MIN
 
 
 def test_same_seed_same_sequence_and_known_first_values() -> None:
@@ -81,3 +82,40 @@ def test_inlined_below_and_shuffle_draw_exactly_as_the_plain_method() -> None:
             expected[i], expected[j] = expected[j], expected[i]
         fast.shuffle(items)
         assert items == expected and fast.state == plain.state
+
+
+def _reference_shuffle(rng: Rng, items: list[int]) -> None:
+    for i in range(len(items) - 1, 0, -1):
+        j = _reference_below(rng, i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, BATCH_MIN - 1, BATCH_MIN, 40, 150, 162, 1500])
+def test_batched_shuffle_draws_exactly_as_the_plain_method(size: int) -> None:
+    for seed in range(40):
+        fast, plain = Rng(seed * 7919), Rng(seed * 7919)
+        items, expected = list(range(size)), list(range(size))
+        fast.shuffle(items)
+        _reference_shuffle(plain, expected)
+        assert items == expected and fast.state == plain.state
+        assert fast.below(1000) == plain.below(1000)
+
+
+@pytest.mark.parametrize(("size", "draw"), [(20, 1), (20, 7), (20, 18), (150, 1), (150, 90)])
+def test_batched_shuffle_follows_a_rejected_draw_exactly(size: int, draw: int) -> None:
+    """A rejected draw (Lemire's retry, about once in 2**57 draws) leaves the batch.
+
+    SplitMix64 maps the state 0 to the output 0, which every bound that is not a power
+    of two rejects; the start is chosen so that draw number ``draw`` meets that state.
+    """
+    start = (-draw * 0x9E3779B97F4A7C15) & ((1 << 64) - 1)
+    assert Rng.from_state((start + (draw - 1) * 0x9E3779B97F4A7C15) & ((1 << 64) - 1)).next64() == 0
+    n = size - draw + 1
+    assert (1 << 64) % n, "the bound must reject 0"
+    fast, plain = Rng.from_state(start), Rng.from_state(start)
+    items, expected = list(range(size)), list(range(size))
+    fast.shuffle(items)
+    _reference_shuffle(plain, expected)
+    assert items == expected and fast.state == plain.state
+    # The rejected draw took one more number than the plain count of size - 1.
+    assert fast.state != (start + (size - 1) * 0x9E3779B97F4A7C15) & ((1 << 64) - 1)
