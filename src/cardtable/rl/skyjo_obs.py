@@ -170,13 +170,24 @@ class SkyjoEncoder:
             for phase in range(len(PHASES))
             for rel in range(n + 1)
         ]
-        # held, held_from (2), discard_top, discard_empty, counts (15), draw_count, reshuffled
-        self._middle = struct.Struct(f"<{5 + len(VALUES) + 2}f")
+        # held, held_from (2), discard_top, discard_empty; then the counts (15); then
+        # draw_count, reshuffled.
+        self._front = struct.Struct("<5f")
+        self._counts = struct.Struct(f"<{len(VALUES)}f")
+        self._back = struct.Struct("<2f")
         self._row = struct.Struct(f"<{SLOTS}f")
+        self._sums = struct.Struct(f"<{n}f")
         # Per seat, the inputs of its last encoded grid and what was made of them:
         # (present, down, cards, values bytes, face-up sum, down bytes, removed bytes).
         self._rows: list[tuple[Any, ...]] = [(-1, -1, None, b"", 0, b"", b"")] * n
-        self._sums = struct.Struct(f"<{2 * n}f")
+        # Per observing seat, the inputs of the last grid section (copies of the state's
+        # cards, present and down lists) and its bytes (grid_values, grid_down,
+        # grid_removed and face_up_sums, which follow each other in the layout).
+        self._sections: list[tuple[Any, ...]] = [(None, None, None, b"")] * n
+        # Per observing seat, the last totals and their (clipped) bytes.
+        self._totals: list[tuple[Any, bytes]] = [((), b"")] * n
+        # The last discard pile seen (a copy) and the bytes of its counts.
+        self._discard: tuple[list[int] | None, bytes] = (None, b"")
         # closer one-hot (index n: nobody) + the rules part, per relative closer.
         self._tail = [
             floats([float(i == rel) for i in range(n + 1)]) + floats(self._rules_part)
@@ -191,19 +202,69 @@ class SkyjoEncoder:
         the public fields of ``state``; face-down cards are read only to be multiplied
         by 0 and the draw pile only for its length, so the vector does not depend on
         anything the view hides (tested by re-dealing hidden cards).
+
+        Parts whose inputs are unchanged since the last call are reused: the whole grid
+        section while no card, face-down or removed position of any grid has changed
+        (every step on which the learner only draws), each grid while its own inputs
+        are unchanged, the discard counts while the pile is the same, the totals until
+        a round ends. Every cache compares all the inputs of its part, hidden cards
+        included, so the bytes are the same as without it.
         """
         assert isinstance(state, SkyjoState)
         n = self.players
         phase = state.phase
         held = state.hand
         discard = state.discard
-        # counts per value; Python's negative indices put -2, -1 at 13, 14.
-        tally = [0] * len(VALUES)
-        for card in discard:
-            tally[card] += 1
+        last_discard, counts = self._discard
+        if discard != last_discard:
+            # counts per value; Python's negative indices put -2, -1 at 13, 14.
+            tally = [0] * len(VALUES)
+            for card in discard:
+                tally[card] += 1
+            counts = self._counts.pack(*tally[13:], *tally[:13])
+            self._discard = (discard[:], counts)
         presents = state.present
         downs = state.down
         cards = state.cards
+        section = self._sections[seat]
+        if section[0] != cards or section[1] != presents or section[2] != downs:
+            section = self._sections[seat] = (
+                cards[:],
+                presents[:],
+                downs[:],
+                self._grid_section(cards, presents, downs, seat),
+            )
+        totals = self._totals_of[seat](state.totals)
+        last_totals, totals_bytes = self._totals[seat]
+        if totals != last_totals:
+            clipped = totals
+            if min(totals) < TOTAL_LOW or max(totals) > TOTAL_HIGH:
+                clipped = tuple(min(max(total, TOTAL_LOW), TOTAL_HIGH) for total in totals)
+            totals_bytes = self._sums.pack(*clipped)
+            self._totals[seat] = (totals, totals_bytes)
+        closer = state.closer
+        return b"".join(
+            (
+                self._head[phase * (n + 1) + (n if phase == OVER else (state.player - seat) % n)],
+                self._front.pack(
+                    0 if held is None else held,
+                    phase == DRAWN,
+                    phase == TAKEN,
+                    discard[-1] if discard else 0,
+                    not discard,
+                ),
+                counts,
+                self._back.pack(len(state.draw), state.reshuffled),
+                section[3],
+                totals_bytes,
+                self._tail[n if closer is None else (closer - seat) % n],
+            )
+        )
+
+    def _grid_section(
+        self, cards: list[int], presents: list[int], downs: list[int], seat: int
+    ) -> bytes:
+        """grid_values, grid_down, grid_removed and face_up_sums of ``seat``'s view."""
         rows = self._rows
         grid_values: list[bytes] = []
         sums: list[int] = []
@@ -215,9 +276,7 @@ class SkyjoEncoder:
             base = owner * SLOTS
             part = cards[base : base + SLOTS]
             row = rows[owner]
-            # A grid that has not changed since the last call (most grids between two
-            # observations of the same seat) reuses its bytes; the test compares every
-            # input, the hidden cards included, so the result is the same either way.
+            # A grid that has not changed since it was last encoded reuses its bytes.
             if row[0] != present or row[1] != down or row[2] != part:
                 # The owner's 12 cards, face-down ones (and removed ones) multiplied by 0.
                 up_values = list(map(mul, part, _UP[present ^ down]))
@@ -234,31 +293,7 @@ class SkyjoEncoder:
             sums.append(row[4])
             down_bytes.append(row[5])
             removed_bytes.append(row[6])
-        totals = self._totals_of[seat](state.totals)
-        if min(totals) < TOTAL_LOW or max(totals) > TOTAL_HIGH:
-            totals = tuple(min(max(total, TOTAL_LOW), TOTAL_HIGH) for total in totals)
-        closer = state.closer
-        return b"".join(
-            (
-                self._head[phase * (n + 1) + (n if phase == OVER else (state.player - seat) % n)],
-                self._middle.pack(
-                    0 if held is None else held,
-                    phase == DRAWN,
-                    phase == TAKEN,
-                    discard[-1] if discard else 0,
-                    not discard,
-                    *tally[13:],
-                    *tally[:13],
-                    len(state.draw),
-                    state.reshuffled,
-                ),
-                *grid_values,
-                *down_bytes,
-                *removed_bytes,
-                self._sums.pack(*sums, *totals),
-                self._tail[n if closer is None else (closer - seat) % n],
-            )
-        )
+        return b"".join((*grid_values, *down_bytes, *removed_bytes, self._sums.pack(*sums)))
 
     def encode_state(self, state: Any, seat: int) -> NDArray[np.float32]:
         """The observation of ``seat`` from the public fields of ``state`` (a new,
