@@ -18,6 +18,7 @@ from cardtable.games import get_game
 from cardtable.rl.common import action_mask, make_encoder, observation, view_observation
 from cardtable.rl.skipbo_obs import SkipBoEncoder
 from cardtable.rl.skyjo_obs import SkyjoEncoder
+from cardtable.skyjo.state import SkyjoState
 
 CASES = [
     ("skyjo", {"players": 2}),
@@ -199,3 +200,45 @@ def test_mask_is_the_engines_for_the_seat_to_move_only() -> None:
             assert mask.dtype == np.int8
             expected = state.action_mask() if seat == current else [0] * 197
             assert mask.tolist() == expected
+
+
+def test_skyjo_encoder_caches_follow_any_change_of_their_inputs() -> None:
+    """One encoder fed positions of two games in turn, every seat, and states changed in
+    place (the same lists, other contents): each vector equals the reference."""
+    game = get_game("skyjo")
+    rules = game.rules_from_json({"players": 3, "rows_rule": True})
+    encoder = make_encoder("skyjo", rules)
+    games = [game.new_state(rules, seed) for seed in (4, 5)]
+    rng = Rng(9)
+    for step in range(600):
+        state = games[step % 2]
+        for seat in (0, 2, 1):
+            np.testing.assert_array_equal(
+                encoder.encode_state(state, seat), encoder.encode(state.view(seat))
+            )
+        if state.is_over:
+            games[step % 2] = state = game.new_state(rules, 100 + step)
+        legal = state.legal_actions()
+        state.advance(legal[rng.below(len(legal))])
+    skyjo = games[0]
+    assert isinstance(skyjo, SkyjoState)
+    up = skyjo.present[1] & ~skyjo.down[1]
+    assert up, "seat 1 has a face-up card"
+    index = 12 + up.bit_length() - 1
+
+    def replace_card(s: SkyjoState) -> None:
+        s.cards[index] = 12 if s.cards[index] != 12 else -2
+
+    before = encoder.encode_state(skyjo, 0)
+    # In place, as no engine move does: a discarded card gone, a total changed, a
+    # face-up card replaced. Each must show.
+    for change in (
+        lambda s: s.discard.pop(0),
+        lambda s: s.totals.__setitem__(1, s.totals[1] + 7),
+        replace_card,
+    ):
+        change(skyjo)
+        after = encoder.encode_state(skyjo, 0)
+        np.testing.assert_array_equal(after, encoder.encode(skyjo.view(0)))
+        assert not np.array_equal(after, before)
+        before = after
