@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 from typing import Any
+
+from cardtable.i18n import catalog
 
 TIMEOUT = 15_000
 SHOTS = Path(__file__).parents[2] / "artifacts" / "screenshots"
@@ -171,3 +174,13 @@ def no_horizontal_scroll(page: Any) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     inner = page.evaluate("window.innerWidth")
     assert width <= inner, f"page is {width}px wide in a {inner}px window"
+
+
+def reason_pattern(lang: str, sentence: str, parts: list[dict]) -> re.Pattern[str]:
+    """The reason of ``parts`` worded from ``lang``'s catalog inside ``sentence`` (the key
+    with {reason}), any value standing for the placeholders (seats become names)."""
+    texts = catalog(lang)
+    words = [re.sub(r"\\\{\w+\\\}", ".+?", re.escape(texts[part["key"]])) for part in parts]
+    reason = re.escape(texts["advice.separator"]).join(words)
+    before, after = sentence.split("{reason}")
+    return re.compile(re.escape(before) + reason + re.escape(after) + "$")

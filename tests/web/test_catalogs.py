@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from cardtable.i18n import placeholders
-from cardtable.web.catalogs import LANGUAGES, browser_catalog, web_catalog
+from cardtable.web.catalogs import LANGUAGES, browser_catalog, common_catalog, web_catalog
 from cardtable.web.options import all_games
 
 STATIC = Path(__file__).parents[2] / "src" / "cardtable" / "web" / "static"
@@ -59,3 +59,13 @@ def test_dynamic_keys_exist():
 def test_browser_catalog_merges_common_and_web(lang):
     merged = browser_catalog(lang)
     assert set(web_catalog(lang)) <= set(merged)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_page_gets_the_advisor_s_reasons_in_its_catalog(lang):
+    # The hint and the review word the advisor's reasons from these shared keys.
+    advice = {key for key in common_catalog("en") if key.startswith("advice.")}
+    assert "advice.separator" in advice and len(advice) > 20
+    merged = browser_catalog(lang)
+    assert advice <= set(merged)
+    assert all(merged[key] == common_catalog(lang)[key] for key in advice)

@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
-from .pages import TIMEOUT, click_id, create_table, ids, new_page, start, version, wait_change
+import json
+
+from .pages import (
+    TIMEOUT,
+    click_id,
+    create_table,
+    ids,
+    new_page,
+    reason_pattern,
+    start,
+    version,
+    wait_change,
+)
 
 
 def test_hint_button_stars_a_legal_move_that_can_be_played(server, browser, shots):
@@ -25,4 +37,31 @@ def test_hint_button_stars_a_legal_move_that_can_be_played(server, browser, shot
         assert set(targets) <= set(ids(page, ".tgt-legal"))
         click_id(page, targets[0])
     wait_change(page, before)
+    assert not page.errors
+
+
+WHY = {"en": "Why: {reason}", "fr": "Pourquoi : {reason}"}
+
+
+def test_the_hint_s_reason_is_worded_again_in_french(server, browser):
+    page = new_page(browser, server)
+    create_table(page, "skyjo", "Alice", {"players": 2}, ["greedy"])
+    start(page)
+    page.wait_for_selector("#hint", timeout=TIMEOUT)
+    page.click("#hint")
+    page.wait_for_selector("#hint-reason", timeout=TIMEOUT)
+    reason = page.locator("#hint-reason")
+    parts = json.loads(reason.get_attribute("data-parts"))
+    assert parts and all(part["key"].startswith("advice.skyjo.") for part in parts)
+    english = reason.inner_text()
+    assert reason_pattern("en", WHY["en"], parts).match(english), english
+    page.select_option("#lang", "fr")
+    page.wait_for_function(
+        "document.querySelector('#hint-reason')?.textContent.startsWith('Pourquoi')",
+        timeout=TIMEOUT,
+    )
+    french = reason.inner_text()
+    assert reason_pattern("fr", WHY["fr"], parts).match(french), french
+    assert page.locator("#hint-reason [lang=en]").count() == 0
+    assert "Conseil" in page.inner_text("#turnbar .banner")
     assert not page.errors

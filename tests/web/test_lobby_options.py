@@ -214,3 +214,54 @@ def test_the_home_page_gives_the_same_message_and_keeps_the_form_back(server, br
     page.wait_for_selector("#lobby-opt-stock_size", timeout=TIMEOUT)
     assert page.input_value("#lobby-opt-stock_size") == "12"
     assert not page.errors
+
+
+def switch_language(page: Any, lang: str) -> None:
+    page.select_option("#lang", lang)
+    page.wait_for_function("lang => document.documentElement.lang === lang", arg=lang)
+
+
+def test_refusals_and_toasts_follow_a_change_of_language(server, browser):
+    host = new_page(browser, server)
+    options = {"players": 3, "stock_size": 25}
+    code = create_table(host, "skipbo", "Alice", options, ["human", "human"])
+    # Refused by the page itself (out of range), then worded again in French.
+    set_option(host, "stock_size", 99)
+    error = host.locator("#lobby-opt-stock_size-error")
+    error.wait_for(timeout=TIMEOUT)
+    assert error.inner_text() == RANGE_MESSAGE
+    switch_language(host, "fr")
+    host.wait_for_function(
+        "document.querySelector('#lobby-opt-stock_size-error').textContent.startsWith('Cartes')"
+    )
+    assert error.inner_text() == (
+        "Cartes dans chaque talon : un nombre entier de 5 à 30, ou vide pour auto"
+    )
+    switch_language(host, "en")
+    # Refused by the server (six players leave room for 22 stock cards each).
+    set_option(host, "players", 6)
+    host.wait_for_function(
+        "(document.querySelector('#lobby-opt-stock_size-error') || {}).textContent"
+        "?.includes('Nothing was changed')",
+        timeout=TIMEOUT,
+    )
+    assert error.inner_text().startswith("Cards in each stock pile: These options are not allowed")
+    switch_language(host, "de")
+    host.wait_for_function(
+        "document.querySelector('#lobby-opt-stock_size-error').textContent.includes('geändert')"
+    )
+    text = error.inner_text()
+    assert "Nothing" not in text and "not allowed" not in text, text
+    # A toast made from an error code: a guest's refused name, then in Italian.
+    guest = new_page(browser, server)
+    guest.goto(f"{server}/r/{code}")
+    guest.wait_for_selector("#join", timeout=TIMEOUT)
+    guest.fill("#join-name", "<Bob>")
+    guest.click("#join")
+    toast = guest.locator("#toast")
+    toast.wait_for(state="visible", timeout=TIMEOUT)
+    assert toast.inner_text().startswith("Please enter a name"), toast.inner_text()
+    switch_language(guest, "it")
+    guest.wait_for_function("!document.querySelector('#toast').textContent.startsWith('Please')")
+    assert not toast.inner_text().startswith("Please"), toast.inner_text()
+    assert not host.errors and not guest.errors

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import re
 
-from .pages import TIMEOUT, create_table, new_page, play_until_over, skipbo_step, start
+from .pages import (
+    TIMEOUT,
+    create_table,
+    new_page,
+    play_until_over,
+    reason_pattern,
+    skipbo_step,
+    start,
+)
 
 #: A review of a whole short game runs in the server's bot threads: give it time.
 REVIEW_TIMEOUT = 90_000
@@ -60,6 +69,10 @@ def test_the_review_speaks_the_page_s_language(server, browser):
     for index in range(page.locator("#review-list li.reviewed").count()):
         item = page.locator("#review-list li.reviewed").nth(index).inner_text()
         assert "Ce coup vous a coûté environ" in item and "Mieux : " in item
-        # The advisor's reason stays English, marked as such for screen readers.
-        assert page.locator("#review-list li.reviewed .why span[lang=en]").nth(index).inner_text()
+        # The advisor's reason is worded in French from its parts, nothing left in English.
+        why = page.locator("#review-list li.reviewed .why").nth(index)
+        parts = json.loads(why.get_attribute("data-parts"))
+        assert parts and all(part["key"].startswith("advice.skipbo.") for part in parts)
+        assert reason_pattern("fr", "Pourquoi : {reason}", parts).match(why.inner_text())
+        assert why.locator("[lang=en]").count() == 0
     assert not page.errors

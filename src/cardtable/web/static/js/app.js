@@ -1,6 +1,6 @@
 // The single-page app: hash routes for home, room (lobby and table), replay and rules.
 import { api, playerName, rememberName, rememberSeat } from "./api.js";
-import { h, toast } from "./dom.js";
+import { h, retranslateToast, toast } from "./dom.js";
 import { has, language, loadLanguage, missingKeys, preferredLanguage, t } from "./i18n.js";
 import { optionFields } from "./options.js";
 import { errorText, openRoom, seatName } from "./room.js";
@@ -92,7 +92,7 @@ async function renderHome() {
 
 async function create(info, rawName, players) {
   const name = rawName.trim();
-  if (!name) { toast(t("web.error.bad_name")); return; }
+  if (!name) { toast(() => t("web.error.bad_name")); return; }
   rememberName(name);
   const options = {};
   for (const o of info.options) {
@@ -106,7 +106,7 @@ async function create(info, rawName, players) {
     seats.push(kind === "human" ? { kind: "human" } : { kind: "bot", bot: kind });
   }
   const res = await api("/api/rooms", { method: "POST", body: { game: info.game, options, seats, name } });
-  if (!res.ok) { toast(errorText(res.data)); return; }
+  if (!res.ok) { toast(() => errorText(res.data)); return; }
   rememberSeat(res.data.code, { seat: res.data.seat, token: res.data.token, host_token: res.data.host_token, name });
   location.hash = `#/room/${res.data.code}`;
 }
@@ -229,6 +229,7 @@ async function main() {
   document.getElementById("lang").addEventListener("change", async (e) => {
     await loadLanguage(e.target.value, true);
     nav();
+    retranslateToast();
     if (current) current.redraw();
     else route();
   });

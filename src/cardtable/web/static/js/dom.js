@@ -19,14 +19,24 @@ export function h(tag, attrs = {}, ...children) {
 }
 
 let toastTimer = null;
+let toastText = null; // the shown toast's words, when they can be said again in another language
 
+// A short message. `message` is a text, or a function giving it in the page's language:
+// such a toast is worded again when the language changes while it is shown.
 export function toast(message, kind = "error") {
   const box = document.getElementById("toast");
-  box.textContent = message;
+  toastText = typeof message === "function" ? message : null;
+  box.textContent = toastText ? toastText() : message;
   box.dataset.kind = kind;
   box.hidden = false;
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { box.hidden = true; }, 5000);
+  toastTimer = setTimeout(() => { box.hidden = true; toastText = null; }, 5000);
+}
+
+// The language changed: the toast shown, if any, in the new one.
+export function retranslateToast() {
+  const box = document.getElementById("toast");
+  if (toastText && !box.hidden) box.textContent = toastText();
 }
 
 export function announce(message) {

@@ -11,19 +11,21 @@ export function optionLabel(game, name) {
 }
 
 // What a number input holds: {value} when it fits the option's range, else {problem}
-// (the translated message naming the option and its range).
+// (the translated message naming the option and its range) and {words}, a function
+// giving the same message in the page's language of the moment.
 export function readOption(game, option, input) {
   const raw = input.value.trim();
   if (raw === "" && !input.validity.badInput) return { value: option.optional ? null : option.default };
   if (input.validity.valid) return { value: Number(raw) };
-  const params = { option: optionLabel(game, option.name), min: option.min ?? "", max: option.max ?? "" };
   const key = option.min === undefined ? "web.opt.whole_number" : option.optional ? "web.opt.range_auto" : "web.opt.range";
-  return { problem: t(key, params) };
+  const words = () => t(key, { option: optionLabel(game, option.name), min: option.min ?? "", max: option.max ?? "" });
+  return { problem: words(), words };
 }
 
 // One labelled control. `onValue(name, value)` gets every valid change; an invalid number
 // is marked (aria-invalid, and the browser's own validity bubble, which blocks the home
-// page's form, shows the same message) and reported with `onProblem(name, message)`.
+// page's form, shows the same message) and reported with `onProblem(name, message, words)`
+// (`words()` gives the message again, in the language of the moment).
 // `error`: a message shown under the control and tied to it with aria-describedby.
 // `dirty`: the value shown was typed into an earlier copy of this control (the lobby is
 // redrawn on every message), so leaving it must still commit it.
@@ -63,7 +65,7 @@ export function optionControl(game, option, value, { onValue, onProblem = () => 
     const read = readOption(game, option, input);
     input.setCustomValidity(read.problem || "");
     input.setAttribute("aria-invalid", read.problem ? "true" : "false");
-    if (read.problem) onProblem(option.name, read.problem);
+    if (read.problem) onProblem(option.name, read.problem, read.words);
     else onValue(option.name, read.value);
   };
   input.addEventListener("change", commit);

@@ -7,7 +7,7 @@ import { optionFields, optionLabel } from "./options.js";
 import { fly, Picker } from "./play.js";
 import * as skipbo from "./skipbo.js";
 import * as skyjo from "./skyjo.js";
-import { describe, moveText } from "./words.js";
+import { describe, moveText, reasonText } from "./words.js";
 
 const GAMES = { skipbo, skyjo };
 const LOG_LIMIT = 300;
@@ -55,13 +55,13 @@ export function openRoom(code, outer, watch = false) {
     reviewing: false,
     drafts: {}, // lobby, host: option name -> what is typed but not yet accepted by the server
     configuring: [], // lobby, host: the {option, value} changes sent and not yet answered, in order
-    optionError: null, // lobby, host: {option, text} of the last refused change
+    optionError: null, // lobby, host: {option, text} of the last refused change (text() words it)
     redrawing: false, // the page is being replaced: its fields' blur is not the user's
   };
   const picker = new Picker((action) => {
     ctx.pending = true;
     const ok = conn.send({ type: "move", token: ctx.mine.token, version: conn.version, action: action.code });
-    if (!ok) { ctx.pending = false; toast(t("web.net.offline")); }
+    if (!ok) { ctx.pending = false; toast(() => t("web.net.offline")); }
     draw();
   });
   picker.onChange = () => { if (board) picker.decorate(board); };
@@ -137,14 +137,14 @@ export function openRoom(code, outer, watch = false) {
       case "hint":
         ctx.hinting = false;
         ctx.hint = m;
-        if (!m.moves.length) toast(t("web.table.hint_none"), "info");
+        if (!m.moves.length) toast(() => t("web.table.hint_none"), "info");
         break;
       case "error":
         ctx.pending = false;
         ctx.hinting = false;
         ctx.reviewing = false;
         if (ctx.configuring.length && CONFIGURE_ERRORS.includes(m.code)) optionRefused(m);
-        else toast(errorText(m));
+        else toast(() => errorText(m));
         break;
       default:
         return;
@@ -316,14 +316,14 @@ export function openRoom(code, outer, watch = false) {
         prefix: "lobby-opt",
         onInput: (option, raw) => { ctx.drafts[option] = raw; },
         onValue: (option, value) => { if (!ctx.redrawing) configureOption(info, option, value); },
-        onProblem: (option, text) => {
+        onProblem: (option, text, words) => {
           if (ctx.redrawing) return; // the new copy keeps the text; leaving it judges it
           delete ctx.drafts[option];
-          ctx.optionError = { option, text };
+          ctx.optionError = { option, text: words || (() => text) };
           announce(text);
           draw();
         },
-        errorFor: (option) => (error && error.option === option ? error.text : null),
+        errorFor: (option) => (error && error.option === option ? error.text() : null),
         isDirty: (option) => option in ctx.drafts && !ctx.configuring.some((c) => c.option === option),
       }));
   }
@@ -345,7 +345,7 @@ export function openRoom(code, outer, watch = false) {
     }
     if (!conn.send(message)) {
       delete ctx.drafts[option];
-      toast(t("web.net.offline"));
+      toast(() => t("web.net.offline"));
     } else {
       ctx.drafts[option] = value;
       ctx.configuring.push({ option, value });
@@ -361,9 +361,10 @@ export function openRoom(code, outer, watch = false) {
     const sent = settleChange().option;
     const info = gameInfo(ctx.room.game);
     const option = m.field && info && info.options.some((o) => o.name === m.field) ? m.field : sent;
-    const text = t("web.lobby.option_refused", { option: optionLabel(ctx.room.game, option), reason: errorText(m) });
+    // Worded when drawn: a change of language words the refusal again.
+    const text = () => t("web.lobby.option_refused", { option: optionLabel(ctx.room.game, option), reason: errorText(m) });
     ctx.optionError = { option, text };
-    announce(text);
+    announce(text());
   }
 
   // The oldest change sent has its answer: its field shows the room's rules again, unless
@@ -394,14 +395,14 @@ export function openRoom(code, outer, watch = false) {
     if (!clean) return;
     rememberName(clean);
     const res = await api(`/api/rooms/${code}/join`, { method: "POST", body: { name: clean } });
-    if (!res.ok) { toast(errorText(res.data)); return; }
+    if (!res.ok) { toast(() => errorText(res.data)); return; }
     rememberSeat(code, { seat: res.data.seat, token: res.data.token, name: clean });
     ctx.mine = seatFor(code);
     connect();
   }
 
   function copy(link) {
-    if (navigator.clipboard) navigator.clipboard.writeText(link).then(() => toast(t("web.lobby.copied"), "info"), () => {});
+    if (navigator.clipboard) navigator.clipboard.writeText(link).then(() => toast(() => t("web.lobby.copied"), "info"), () => {});
     else toast(link, "info");
   }
 
@@ -440,7 +441,7 @@ export function openRoom(code, outer, watch = false) {
     }
     const turnbar = h("div", { class: `turnbar${turn === me && !over ? " mine" : ""}`, role: "status", "aria-live": "polite", id: "turnbar" },
       h("span", { class: "round" }, t("web.table.round", { round: view.round })),
-      h("span", { class: "banner" }, banner),
+      h("span", { class: "banner" }, banner, hint ? hintReason(hint) : null),
       myTurn ? h("button", {
         type: "button", id: "hint", class: "hintbutton", disabled: ctx.hinting, title: t("web.table.hint_title"),
         onclick: askHint,
@@ -477,7 +478,7 @@ export function openRoom(code, outer, watch = false) {
       ctx.hinting = true;
       ctx.hint = null;
     } else {
-      toast(t("web.net.offline"));
+      toast(() => t("web.net.offline"));
     }
     draw();
   }
@@ -485,14 +486,22 @@ export function openRoom(code, outer, watch = false) {
   function askReview() {
     if (!ctx.mine || ctx.reviewing) return;
     if (conn.send({ type: "review", token: ctx.mine.token })) ctx.reviewing = true;
-    else toast(t("web.net.offline"));
+    else toast(() => t("web.net.offline"));
     draw();
   }
 
-  // The advisor's reasons are English: marked as such inside the translated sentence.
-  function english(sentence, text) {
-    const [before, after = ""] = sentence.split("\u0001");
-    return [before, h("span", { lang: "en" }, text), after];
+  // The advisor's reason in a translated sentence (`key` with {reason}): worded from its
+  // parts in the page's language; a server that sends only the English text gets it
+  // marked as English inside the sentence.
+  function reasonSentence(key, parts, english) {
+    if (parts && parts.length) return [t(key, { reason: reasonText(parts, name) })];
+    const [before, after = ""] = t(key, { reason: "\u0001" }).split("\u0001");
+    return [before, h("span", { lang: "en" }, english), after];
+  }
+
+  function hintReason(hint) {
+    return h("span", { class: "hintreason", id: "hint-reason", dataset: { parts: JSON.stringify(hint.reason_parts || []) } },
+      ...reasonSentence("web.table.hint_reason", hint.reason_parts, hint.reason));
   }
 
   function reviewSection(review, gameName) {
@@ -505,7 +514,8 @@ export function openRoom(code, outer, watch = false) {
       h("div", { class: "cost" }, t(winChance ? "web.review.cost_skipbo" : "web.review.cost_skyjo",
         { cost: number.format(winChance ? 100 * m.cost : m.cost) })),
       h("div", { class: "better" }, t("web.review.better", { move: moveText(gameName, m.best_move) })),
-      h("div", { class: "why muted" }, ...english(t("web.review.reason", { reason: "\u0001" }), m.reason))));
+      h("div", { class: "why muted", dataset: { parts: JSON.stringify(m.reason_parts || []) } },
+        ...reasonSentence("web.review.reason", m.reason_parts, m.reason))));
     return h("section", { class: "review", id: "review-list" },
       h("h3", {}, t("web.review.title")),
       h("p", {}, t("web.review.summary", { reviewed: review.reviewed, decisions: review.decisions, best: review.best_moves })),

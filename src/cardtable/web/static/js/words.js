@@ -2,6 +2,22 @@
 import { skipboName } from "./cards.js";
 import { t } from "./i18n.js";
 
+// The move advisor's reason (the server's `reason_parts`: catalog keys and numbers) in
+// the page's language: a seat is shown as its player's name, a change of points signed.
+export function reasonText(parts, name) {
+  return parts.map((part) => t(part.key, reasonParams(part.params || {}, name))).join(t("advice.separator"));
+}
+
+function reasonParams(params, name) {
+  const shown = {};
+  for (const [key, value] of Object.entries(params)) {
+    if (key === "seat") shown[key] = name(value);
+    else if (key === "delta") shown[key] = value >= 0 ? `+${value}` : String(value);
+    else shown[key] = String(value);
+  }
+  return shown;
+}
+
 function names(seats, name) {
   return seats.map(name).join(", ");
 }
