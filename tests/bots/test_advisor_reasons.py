@@ -85,6 +85,11 @@ def _skyjo_column() -> Any:
     return build([grid("5 5 1 4  5 5 2 3  * 6 7 8"), hidden()], phase="taken", hand=5, discard=(7,))
 
 
+def _skyjo_row() -> Any:
+    grids = [grid("5 5 5 *  1 4 2 3  * 6 7 8"), hidden()]
+    return build(grids, phase="taken", hand=5, discard=(7,), rows_rule=True)
+
+
 def _skyjo_last_hidden() -> Any:
     return build([grid("4 5 1 4  5 5 2 3  * 6 7 8"), hidden()], phase="drawn", hand=3, discard=(7,))
 
@@ -118,6 +123,7 @@ FIXED: list[tuple[Callable[[], Any], Any, str]] = [
     (_skyjo_drawn_12, Exchange(3), "puts the 12 over a hidden card"),
     (_skyjo_drawn_12, DiscardAndReveal(3), "discards the card and turns up a hidden one"),
     (_skyjo_column, Exchange(8), "completes a column: three cards leave the grid"),
+    (_skyjo_row, Exchange(3), "completes a row: four cards leave the grid"),
     (_skyjo_last_hidden, Exchange(8), "puts the 3 over a hidden card, ending the round"),
     (
         _skyjo_last_hidden,

@@ -38,6 +38,7 @@ from typing import Any
 from ..core import JSON, GameState, Rng
 from ..skipbo.moves import DISCARD_BASE, DISCARD_PLAY_BASE, END_TURN, STOCK_BASE
 from ..skipbo.state import SkipBoState
+from ..skyjo import cards as layout
 from ..skyjo.moves import DISCARD_AND_REVEAL, DRAW, EXCHANGE, TAKE_DISCARD
 from ..skyjo.state import SkyjoState
 from . import skipbo_expert, skipbo_hard, skyjo_expert
@@ -370,7 +371,11 @@ def _skyjo_reason(state: SkyjoState, seat: int, action: int) -> Reason:
         assert card is not None
         copy = state.clone()
         copy._apply(action)
-        if copy.present[seat].bit_count() < state.present[seat].bit_count():
+        removed = state.present[seat].bit_count() - copy.present[seat].bit_count()
+        if removed:
+            # A column has three cards, a row (the rows variant) four; one card ends one line.
+            if removed == layout.COLS:
+                return (_part("advice.skyjo.completes_row"),)
             return (_part("advice.skyjo.completes_column"),)
         if state.down[seat] >> pos & 1:
             return (_part("advice.skyjo.over_hidden", card=card),) + (ends if last else ())
