@@ -242,3 +242,19 @@ def test_skyjo_encoder_caches_follow_any_change_of_their_inputs() -> None:
         np.testing.assert_array_equal(after, encoder.encode(skyjo.view(0)))
         assert not np.array_equal(after, before)
         before = after
+
+
+def test_skyjo_encoder_first_call_on_an_empty_discard_pile() -> None:
+    game = get_game("skyjo")
+    rules = game.rules_from_json({"players": 2})
+    state = game.new_state(rules, 3)
+    while state.legal_actions() != [0, 1]:  # set-up reveals until the first turn
+        state.advance(state.legal_actions()[0])
+    assert isinstance(state, SkyjoState) and len(state.discard) == 1
+    state.advance(1)  # take the only card of the discard pile
+    assert state.discard == []
+    for seat in (0, 1):
+        encoder = make_encoder("skyjo", rules)  # a fresh one: nothing cached
+        np.testing.assert_array_equal(
+            encoder.encode_state(state, seat), encoder.encode(state.view(seat))
+        )

@@ -106,6 +106,10 @@ _PHASE_ONE_HOT = tuple(
 )
 _VALUE_INDEX = {value: index for index, value in enumerate(VALUES)}
 _IS_DOWN = {"up": 0.0, "down": 1.0, "removed": 0.0}
+#: Counts per value kept at index ``card`` (-2 and -1 at the end), read in value order.
+_VALUE_ORDER = itemgetter(*(value % len(VALUES) for value in VALUES))
+#: How many cards near the top of the discard pile the counts are corrected for.
+_TOP_CHANGES = 4
 _IS_REMOVED = {"up": 0.0, "down": 0.0, "removed": 1.0}
 
 
@@ -186,8 +190,10 @@ class SkyjoEncoder:
         self._sections: list[tuple[Any, ...]] = [(None, None, None, b"")] * n
         # Per observing seat, the last totals and their (clipped) bytes.
         self._totals: list[tuple[Any, bytes]] = [((), b"")] * n
-        # The last discard pile seen (a copy) and the bytes of its counts.
-        self._discard: tuple[list[int] | None, bytes] = (None, b"")
+        # The last discard pile seen (a copy), its counts per value (-2 and -1 at the
+        # end) and their bytes.
+        zeros = [0] * len(VALUES)
+        self._discard: tuple[list[int], list[int], bytes] = ([], zeros, self._counts.pack(*zeros))
         # closer one-hot (index n: nobody) + the rules part, per relative closer.
         self._tail = [
             floats([float(i == rel) for i in range(n + 1)]) + floats(self._rules_part)
@@ -215,14 +221,24 @@ class SkyjoEncoder:
         phase = state.phase
         held = state.hand
         discard = state.discard
-        last_discard, counts = self._discard
+        last_discard, tally, counts = self._discard
         if discard != last_discard:
-            # counts per value; Python's negative indices put -2, -1 at 13, 14.
-            tally = [0] * len(VALUES)
-            for card in discard:
-                tally[card] += 1
-            counts = self._counts.pack(*tally[13:], *tally[:13])
-            self._discard = (discard[:], counts)
+            # Between two calls the pile usually changes only near its top (cards taken
+            # and discarded), so the counts are corrected for the cards above the part
+            # both piles share, when they share all but their last few cards.
+            shared = len(last_discard) - _TOP_CHANGES
+            if shared > 0 and discard[:shared] == last_discard[:shared]:
+                for card in last_discard[shared:]:
+                    tally[card] -= 1
+                for card in discard[shared:]:
+                    tally[card] += 1
+            else:
+                # counts per value; Python's negative indices put -2, -1 at 13, 14.
+                tally = [0] * len(VALUES)
+                for card in discard:
+                    tally[card] += 1
+            counts = self._counts.pack(*_VALUE_ORDER(tally))
+            self._discard = (discard[:], tally, counts)
         presents = state.present
         downs = state.down
         cards = state.cards
