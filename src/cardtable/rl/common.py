@@ -126,6 +126,7 @@ class MaskBytes:
         self.limit = limit
         self.zeros = bytes(num_actions)
         self._cache: dict[tuple[int, ...], bytes] = {}
+        self._arrays: dict[bytes, NDArray[np.int8]] = {}
 
     def __call__(self, state: GameState[Any], seat: int) -> bytes:
         if state.current_player != seat:
@@ -141,6 +142,20 @@ class MaskBytes:
                 self._cache.clear()
             self._cache[legal] = mask
         return mask
+
+    def array(self, state: GameState[Any], seat: int) -> NDArray[np.int8]:
+        """The mask as a new int8 array: a copy of a read-only one kept per distinct mask
+        (copying an array costs less than making one from bytes)."""
+        mask = self(state, seat)
+        kept = self._arrays.get(mask)
+        if kept is None:
+            import numpy as np
+
+            kept = np.frombuffer(mask, np.int8)
+            if len(self._arrays) >= self.limit:
+                self._arrays.clear()
+            self._arrays[mask] = kept
+        return kept.copy()
 
 
 def _win_loss(winners: tuple[int, ...], players: int) -> list[float]:

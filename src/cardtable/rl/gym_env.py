@@ -29,7 +29,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import gymnasium
@@ -91,7 +91,6 @@ class CardtableGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.render_mode = render_mode
         self.num_actions = self.game.num_actions
         self.mask_bytes = MaskBytes(self.num_actions)
-        self._int8 = np.dtype(np.int8)
         low, high = self.encoder.layout.bounds()
         self.observation_space = spaces.Box(low, high, dtype=np.float32)
         self.action_space = spaces.Discrete(self.num_actions)
@@ -101,7 +100,8 @@ class CardtableGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._steps = 0
         # The episode ended (game over or truncated): step() needs a reset first.
         self._ended = False
-        self._seat_bots: dict[int, Bot] = {}
+        # The bots' choose methods by seat, for this game.
+        self._seat_choose: dict[int, Callable[[GameState[Any], Rng], int]] = {}
 
     # --- helpers ------------------------------------------------------------------
     @property
@@ -113,21 +113,21 @@ class CardtableGymEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def _observe(self) -> tuple[NDArray[np.float32], dict[str, Any]]:
         state = self.game_state
-        mask = np.frombuffer(bytearray(self.mask_bytes(state, self.seat)), self._int8)
+        mask = self.mask_bytes.array(state, self.seat)
         return self.encoder.encode_state(state, self.seat), {"action_mask": mask}
 
     def _play_bots(self) -> None:
         """Bots move until the learner is to move or the game is over."""
         state = self.game_state
         seat = self.seat
-        bots = self._seat_bots
+        choose = self._seat_choose
         rng = self.bot_rng
         advance = state.advance  # the fast path: nothing here reads the move records
         while True:
             current = state.current_player  # None once the game is over
             if current is None or current == seat:
                 return
-            advance(bots[current].choose(state, rng))
+            advance(choose[current](state, rng))
 
     def _new_game(self) -> None:
         """Deal a new game from ``np_random`` and let the bots play up to the learner
@@ -136,7 +136,7 @@ class CardtableGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         if self.fixed_seat is None:
             self.seat = int(rng.integers(self.num_players))
         others = [s for s in range(self.num_players) if s != self.seat]
-        self._seat_bots = dict(zip(others, self.bots, strict=True))
+        self._seat_choose = {seat: bot.choose for seat, bot in zip(others, self.bots, strict=True)}
         self.bot_rng = Rng(int(rng.integers(SEED_BOUND)))
         while True:
             state = self.state_ = self.game.new_state(self.rules, int(rng.integers(SEED_BOUND)))
