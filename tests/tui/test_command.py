@@ -34,7 +34,7 @@ def test_options_make_a_local_game_with_bots_by_level() -> None:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["skyjo", "--stock", "5"], "--stock applies to Skip-Bo only"),
+        (["skyjo", "--stock", "5"], "--stock-size applies to Skip-Bo only"),
         (["skipbo", "--players", "9"], "option 'players'"),
         (["skipbo", "--bots", "genius"], "unknown bot or level 'genius'"),
         ([], "give a GAME"),

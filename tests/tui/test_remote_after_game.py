@@ -1,6 +1,6 @@
 """After a game at a room of a real table server: the review key asks the server, a
-refusal is shown clearly, and the client follows the room's rematch into the new game
-(as a guest, and as the host holding the room's host token)."""
+refusal is shown clearly, and the client follows the room's rematch through its lobby
+into the new game (as a guest, and as the host holding the room's host token)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,9 @@ import websockets
 from textual.pilot import Pilot
 
 from cardtable.tui.app import ReviewScreen, TableApp, TextScreen, make_app
+from cardtable.tui.lobby import LobbyScreen
 from cardtable.tui.remote import RemoteGame, load_seat
+from cardtable.tui.source import RefusedError
 
 from ..live_server import running_server
 from .helpers import keys_for, wait_for
@@ -180,18 +182,24 @@ def test_a_guest_follows_the_hosts_rematch(server: str, tmp_path: Path) -> None:
             answer = await _ask(server, code, {"type": "rematch", **host}, "room")
             assert answer["type"] == "event", answer
             await wait_for(pilot, lambda: app.message.startswith("Rematch: the room"), "lobby")
-            # Our old game can no longer be reviewed: the server's refusal is shown.
-            await pilot.press("v")
-            await wait_for(pilot, lambda: _review_done(app), "the server's refusal")
-            refused = "The review is offered once the game is over."
-            await wait_for(pilot, lambda: refused in app.screen.body.plain, "the refusal")
-            assert app.message == refused
+            # The room's lobby is shown, for a guest without the host's keys.
+            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            lobby = app.screen
+            assert isinstance(lobby, LobbyScreen) and not lobby.host
+            assert "Waiting for the host to start the game." in lobby.page().plain
+            await pilot.press("right")  # a guest cannot change the rules
+            assert lobby.message == "Only the host changes the rules." and not lobby.draft
+            # Our old game can no longer be reviewed: the server refuses it.
+            with pytest.raises(RefusedError) as refused:
+                await source.review()
+            assert refused.value.code == "not_finished"
             # The host starts the new game: we follow it, same seat.
             answer = await _ask(server, code, {"type": "start", **host}, "start")
             assert answer["type"] == "event", answer
             await wait_for(pilot, lambda: source.game_no == 2, "the new game")
             await wait_for(pilot, lambda: not isinstance(app.screen, TextScreen), "the table")
             assert app.message == "A new game: new deal, same seats."
+            assert app.lobby_screen() is None
             assert source.seat == 0 and source.view()["seat"] == 0
             assert source.view()["result"] is None and app.review_job is None
             assert not any("won" in line for line in app.log_lines), app.log_lines
@@ -222,9 +230,14 @@ def test_the_host_starts_a_rematch_from_the_final_scores(server: str, tmp_path: 
             page = app.screen.body.plain  # type: ignore[attr-defined]
             assert "m: rematch" in page
             await pilot.press("m")
+            # The room goes back to its lobby, where the host may change the options.
+            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            assert source.lobby() is not None and source.game_no == 1
+            await pilot.press("s")
             await wait_for(pilot, lambda: source.game_no == 2, "the new game")
             await wait_for(pilot, lambda: not isinstance(app.screen, TextScreen), "the table")
             await wait_for(pilot, lambda: app.message.startswith("A new game"), "the message")
+            assert app.lobby_screen() is None
             assert source.seat == 0 and source.view()["result"] is None
             await _settle(pilot, app, 30)
             assert source.view()["legal_actions"] or source.view()["current"] != 0

@@ -7,8 +7,10 @@ translation keys, shown translated in the key bar and the help screen.
 
 Once the game is over the final scores offer the post-game review (``v``): a local
 game works it out in a worker thread with the server's budget, an online room asks
-the server. At an online room, the host may start a rematch (``m``) and every seat
-follows the room into its next game.
+the server. At an online room, the host may offer a rematch (``m``): the room goes
+back to its lobby (:class:`~cardtable.tui.lobby.LobbyScreen`, also shown before the
+first game), where the host may change the options and start, and every seat follows
+the room into its next game.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from ..skipbo.moves import EndTurn
 from ..skyjo.moves import DiscardAndReveal, DrawFromDeck, Exchange, Reveal, TakeDiscard
+from .lobby import LobbyScreen
 from .skipbo_board import Place, build_move, legal_sources, render_skipbo
 from .skyjo_board import SkyjoCursor, render_skyjo
 from .source import GameSource, MoveRefusedError, RefusedError, Update
@@ -202,9 +205,12 @@ class TableApp(App[None]):
     # --- updates --------------------------------------------------------------
     def on_update(self, update: Update) -> None:
         """Called by the source after every move (and once at the start)."""
-        if update.lobby:
-            self.say(self.words("rematch.lobby"))
+        if update.lobby or update.room:
+            if update.lobby:
+                self.say(self.words("rematch.lobby"))
+            self.show_lobby()
             return
+        self.close_lobby()
         if update.new_game:
             self.new_game()
         outcome = update.outcome
@@ -223,6 +229,28 @@ class TableApp(App[None]):
             elif "RoundEnded" in types and self.summaries:
                 self.show_page(self.round_page(update.view, types["RoundEnded"]), "round")
         self.redraw()
+
+    def lobby_screen(self) -> LobbyScreen | None:
+        return next((s for s in self.screen_stack if isinstance(s, LobbyScreen)), None)
+
+    def show_lobby(self) -> None:
+        """Show the room's lobby (drawn again when it is already shown)."""
+        if self.source.lobby() is None:
+            return
+        screen = self.lobby_screen()
+        if screen is not None:
+            screen.draw()
+            return
+        while len(self.screen_stack) > 1 and isinstance(self.screen, TextScreen):
+            self.pop_screen()  # the final scores: the room has moved on
+        self.push_screen(LobbyScreen(self.source, self.words))
+
+    def close_lobby(self) -> None:
+        """The game started: back to the table (with whatever the lobby had on top)."""
+        if self.lobby_screen() is None:
+            return
+        while self.lobby_screen() is not None:
+            self.pop_screen()
 
     def after_move(self, view: JSON) -> None:
         """Forget a selection that no longer makes sense; games override it."""

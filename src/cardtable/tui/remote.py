@@ -1,17 +1,20 @@
-"""A seat at a room of a running table server (``cardtable play --join``).
+"""A seat at a room of a running table server (``cardtable play --join`` or ``--host``).
 
 :class:`RemoteGame` joins a room through the server's HTTP join endpoint (or resumes
-a seat with its token), then follows the WebSocket protocol of docs/protocol.md: it
+a seat with its token), or creates one (:meth:`RemoteGame.create`, the host's seat 1 and
+host token), then follows the WebSocket protocol of docs/protocol.md: it
 keeps the last version it received, reconnects on its own with back-off after a
 dropped connection and catches up (``hello`` with ``last_version``), turns the
 server's refusals into :class:`MoveRefusedError` and feeds every event to the app as
 an :class:`Update`. The server is the only authority: nothing here knows a rule.
 
-It keeps following the room after the game is over: a seated player may ask the
-server for the post-game review (``review``), the host (with the room's host token)
-may start a rematch (``rematch`` then ``start`` at once: the terminal has no options
-editor, whereas the web page stops in the lobby so that its host can change them), and
-when the room deals its next game the source switches to it, same seat, same token.
+While the room waits in its lobby, every change (a seat taken, new options) reaches the
+app as an :class:`Update` with ``room`` set; the host (holding the room's host token)
+may change the options (``configure``) and start the game (``start``). It keeps
+following the room after the game is over: a seated player may ask the server for the
+post-game review (``review``), the host may offer a rematch (``rematch``: the room goes
+back to its lobby, same seats, where the options can change before the next ``start``),
+and when the room deals its next game the source switches to it, same seat, same token.
 """
 
 from __future__ import annotations
@@ -130,6 +133,11 @@ def _http(method: str, url: str, body: JSON | None = None) -> JSON:
             reason = str(detail.get("reason") or detail.get("error"))
         except ValueError:
             reason = f"HTTP {error.code}"
+            detail = {}
+        if isinstance(detail, dict) and detail.get("error") == "bad_options":
+            raise RefusedError(
+                "bad_options", reason, detail.get("field"), detail.get("allowed")
+            ) from None
         raise RemoteError(reason) from None
     except (urllib.error.URLError, OSError, ValueError) as error:
         raise RemoteError(f"cannot reach {url}: {getattr(error, 'reason', error)}") from None
@@ -156,6 +164,8 @@ class RemoteGame(GameSource):
         #: The room's host token, when we hold it: it lets us start a rematch.
         self.host_token = host_token
         self.ws_url = base.replace("http", "ws", 1) + f"/ws/{code}"
+        #: The room's share link (the server's own when we created the room).
+        self.join_url = f"{base}/r/{code}"
         #: The last version received (None before the first message that carries one).
         self.version: int | None = None
         self.game_no: int | None = None
@@ -167,7 +177,9 @@ class RemoteGame(GameSource):
         self._ws: Any = None
         self._pump: asyncio.Task[None] | None = None
         self._answer: asyncio.Future[JSON] | None = None
-        self._waiting_for: str | None = None  # "move", "hint", "review", "rematch", "start"
+        #: "move", "hint", "review", "rematch", "configure", "start"
+        self._waiting_for: str | None = None
+        self._configuring: JSON = {}  # the options of the "configure" waited for
         self._in_lobby = False  # back in the lobby after a game, for a rematch
         self._fatal: str | None = None
         self._closing = False
@@ -216,6 +228,45 @@ class RemoteGame(GameSource):
                 store_seat(base, code, {**known, "host_token": host_token}, store)
         return cls(base, code, room, -1, token, host_token)  # the server tells us the seat
 
+    @classmethod
+    async def create(
+        cls,
+        server: str,
+        game: str,
+        options: JSON,
+        seats: list[JSON],
+        *,
+        name: str,
+        store: Path | None = None,
+    ) -> RemoteGame:
+        """Create a room on the server at ``server`` (``HOST:PORT`` or its URL) through its
+        HTTP API, as the web lobby does: we take the first seat as ``name`` and hold the
+        room's host token (both stored, to resume the seat). Refused options raise
+        :class:`RefusedError` naming the option (``field``, ``allowed``)."""
+        raw = server.strip().rstrip("/")
+        if "://" not in raw:
+            raw = "http://" + raw
+        parts = urllib.parse.urlsplit(raw)
+        if parts.scheme not in ("http", "https") or not parts.netloc or parts.path.strip("/"):
+            raise RemoteError(f"not a server address: {server!r} (try HOST:PORT)")
+        base = f"{parts.scheme}://{parts.netloc}"
+        body: JSON = {"game": game, "options": options, "seats": seats, "name": name}
+        created = await asyncio.to_thread(_http, "POST", f"{base}/api/rooms", body)
+        code = str(created["code"])
+        entry: JSON = {
+            "seat": int(created["seat"]),
+            "token": str(created["token"]),
+            "name": name,
+            "host_token": str(created["host_token"]),
+        }
+        with contextlib.suppress(OSError):
+            store_seat(base, code, entry, store)
+        source = cls(
+            base, code, created["room"], entry["seat"], entry["token"], entry["host_token"]
+        )
+        source.join_url = str(created.get("join_url") or source.join_url)
+        return source
+
     async def start(self, timeout: float | None = None) -> None:
         """Connect and wait for the first view of the game (the host may not have started yet)."""
         if self._pump is None:
@@ -255,6 +306,12 @@ class RemoteGame(GameSource):
             raise RemoteError("the game has not started")
         return self._view
 
+    def lobby(self) -> JSON | None:
+        return self.room if self.room.get("status") == "lobby" else None
+
+    def link(self) -> str | None:
+        return self.join_url
+
     def seat_labels(self) -> list[str]:
         labels = []
         for info in self.room["seats"]:
@@ -275,9 +332,15 @@ class RemoteGame(GameSource):
             context.run(notify, update)
 
         self._notify = in_context
-        await self.start()
-        notify(Update(self.view()))
-        assert self._pump is not None
+        if self._pump is None:
+            self._pump = asyncio.create_task(self._follow())
+        if self._view is not None:
+            notify(Update(self._view))
+        elif self.room.get("status") == "lobby":
+            notify(Update({}, room=True))  # the lobby until the host starts the game
+        else:
+            await self.start()  # a game under way: its view comes with the first sync
+            notify(Update(self.view()))
         # Shielded: the connection belongs to whoever called start() and ends with close(),
         # not when the app's worker is cancelled (cancelling it mid-close could leak it).
         await asyncio.shield(self._pump)
@@ -330,21 +393,36 @@ class RemoteGame(GameSource):
         return "host" if self.host_token is not None else "guest"
 
     async def rematch(self) -> None:
-        """Back to the lobby with the same seats, then start the new game (the host only).
+        """Back to the lobby with the same seats (the host only), where the options may
+        change before :meth:`start_game`; the lobby reaches the app as an :class:`Update`
+        with ``lobby`` set, as for a rematch offered by another host."""
+        await self._host_request("rematch", {})
 
-        The new game reaches the app as an :class:`Update` with ``new_game`` set, like
-        a rematch started by another host.
-        """
+    async def configure(self, options: JSON) -> None:
+        """New rules options for the room's next game (the host, in the lobby). A refused
+        option raises :class:`RefusedError` with the option's ``field`` and ``allowed``."""
+        await self._host_request("configure", {"options": options})
+
+    async def start_game(self) -> None:
+        """Start the game from the lobby (the host); it reaches the app as an :class:`Update`
+        (``new_game`` set after an earlier game of the room)."""
+        await self._host_request("start", {})
+
+    async def _host_request(self, kind: str, fields: JSON) -> None:
         if self.host_token is None:
-            raise RefusedError("not_host", "only the host can start a rematch")
-        steps = [] if self._in_lobby else ["rematch"]
-        for kind in [*steps, "start"]:
-            try:
-                answer = await self._request(kind, {"type": kind, "host_token": self.host_token})
-            except MoveRefusedError as error:
-                raise RefusedError("network", error.reason) from None
-            if answer["type"] == "error":
-                raise RefusedError(str(answer.get("code")), str(answer.get("reason") or ""))
+            raise RefusedError("not_host", "only the host can do this")
+        message: JSON = {"type": kind, "host_token": self.host_token, **fields}
+        try:
+            answer = await self._request(kind, message)
+        except MoveRefusedError as error:
+            raise RefusedError("network", error.reason) from None
+        if answer["type"] == "error":
+            raise RefusedError(
+                str(answer.get("code")),
+                str(answer.get("reason") or ""),
+                answer.get("field"),
+                answer.get("allowed"),
+            )
 
     # --- the connection -----------------------------------------------------------------
     async def _request(self, kind: str, message: JSON, timeout: float = ANSWER_TIMEOUT) -> JSON:
@@ -356,6 +434,7 @@ class RemoteGame(GameSource):
             raise MoveRefusedError("still waiting for the table's answer")
         answer: asyncio.Future[JSON] = asyncio.get_running_loop().create_future()
         self._answer, self._waiting_for = answer, kind
+        self._configuring = dict(message.get("options") or {})
         try:
             await self._ws.send(json.dumps(message))
             return await asyncio.wait_for(answer, timeout)
@@ -419,24 +498,28 @@ class RemoteGame(GameSource):
                 return
             self.seat = message["seat"]
             self.room = message["room"]
+            self._lobby()
         elif kind == "sync":
             self.room = message["room"]
             fresh = self._view is not None and message["game_no"] != self.game_no
             self.game_no = message["game_no"]
             if message.get("view") is not None:
                 self._show(message["view"], None, new_game=fresh)
-            elif self.room.get("status") == "lobby":
+            else:
                 self._lobby()
         elif kind == "event":
             if message["kind"] == "room":
                 self.room = message["room"]
-                if self.room.get("status") == "lobby":
-                    self._lobby()
-                    if self._waiting_for == "rematch":
-                        self._answered(message)
+                self._lobby()
+                if self.room.get("status") == "lobby" and (
+                    self._waiting_for == "rematch"
+                    or (self._waiting_for == "configure" and self._configured())
+                ):
+                    self._answered(message)
             elif message["kind"] == "start":
                 fresh = self._view is not None
                 self.game_no = message["game_no"]
+                self.room["status"] = "playing"  # the event carries no room summary
                 self._show(message["view"], None, new_game=fresh)
                 if self._waiting_for == "start":
                     self._answered(message)
@@ -446,7 +529,10 @@ class RemoteGame(GameSource):
                     self._answered(message)
         elif kind == "presence":
             for entry in message["seats"]:
-                self.room["seats"][entry["seat"]]["away"] = entry["away"]
+                seat = self.room["seats"][entry["seat"]]
+                seat["away"] = entry["away"]
+                seat["connected"] = entry["connected"]
+            self._lobby()
         elif kind in ("hint", "review"):
             if self._waiting_for == kind:
                 self._answered(message)
@@ -462,10 +548,19 @@ class RemoteGame(GameSource):
         if self._notify is not None:
             self._notify(Update(view, outcome, new_game=new_game))
 
+    def _configured(self) -> bool:
+        """Whether the room's rules now hold the options of the ``configure`` waited for
+        (another lobby change, a player joining, is not its answer)."""
+        rules = self.room.get("rules") or {}
+        return all(rules.get(key) == value for key, value in self._configuring.items())
+
     def _lobby(self) -> None:
-        """The room went back to its lobby after our game: a rematch is on its way."""
-        if self._view is None or self._in_lobby:
-            return  # the lobby before the first game, or already said
-        self._in_lobby = True
+        """Tell the app about the room while it waits in its lobby: ``lobby`` set the first
+        time after our game (a rematch is on its way), ``room`` every time."""
+        if self.room.get("status") != "lobby":
+            return
+        back = self._view is not None and not self._in_lobby
+        if self._view is not None:
+            self._in_lobby = True
         if self._notify is not None:
-            self._notify(Update(self._view, lobby=True))
+            self._notify(Update(self._view or {}, lobby=back, room=True))

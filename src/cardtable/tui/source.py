@@ -38,13 +38,19 @@ class MoveRefusedError(Exception):
 
 
 class RefusedError(Exception):
-    """A review or a rematch could not be had: ``code`` as the server's error codes
-    (``review_busy``, ``not_finished``, ``not_host``...), ``reason`` in plain English."""
+    """A review, a rematch or a lobby request could not be had: ``code`` as the server's
+    error codes (``review_busy``, ``not_finished``, ``not_host``, ``bad_options``...),
+    ``reason`` in plain English; a refused rules option also names the option
+    (``field``) and its allowed values (``allowed``, the engine's words)."""
 
-    def __init__(self, code: str, reason: str) -> None:
+    def __init__(
+        self, code: str, reason: str, field: str | None = None, allowed: str | None = None
+    ) -> None:
         super().__init__(reason)
         self.code = code
         self.reason = reason
+        self.field = field
+        self.allowed = allowed
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -52,14 +58,16 @@ class Update:
     """What changed: the outcome of one move (None for the first update) and the view after it.
 
     An online room also says when it went back to its lobby for a rematch (``lobby``,
-    with the finished game's view) and when a new game of the room was dealt
-    (``new_game``, with the new game's first view).
+    with the finished game's view), when a new game of the room was dealt (``new_game``,
+    with the new game's first view), and when its lobby changed (``room``: a player
+    joined, the options changed; the view is the last game's, ``{}`` before the first).
     """
 
     view: JSON
     outcome: JSON | None = None
     new_game: bool = False
     lobby: bool = False
+    room: bool = False
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -138,6 +146,23 @@ class GameSource(ABC):
     async def rematch(self) -> None:
         """Start a rematch (the host of an online room); raises :class:`RefusedError`."""
         raise RefusedError("no_rematch", "a rematch is for online tables")
+
+    # --- the lobby of an online room ------------------------------------------------------
+    def lobby(self) -> JSON | None:
+        """The room summary while the room waits in its lobby (docs/protocol.md), else None."""
+        return None
+
+    def link(self) -> str | None:
+        """The room's link for friends to join (online rooms only)."""
+        return None
+
+    async def configure(self, options: JSON) -> None:
+        """Change rules options in the lobby (the host); raises :class:`RefusedError`."""
+        raise RefusedError("no_lobby", "options are chosen in the lobby of an online table")
+
+    async def start_game(self) -> None:
+        """Start the room's game from its lobby (the host); raises :class:`RefusedError`."""
+        raise RefusedError("no_lobby", "a local game starts at once")
 
 
 def resolve_bot(game: str, token: str) -> str:

@@ -1,0 +1,343 @@
+"""The lobby of an online room: who has joined, the rules options, and the host's keys.
+
+Shown while the room waits for its game (before the first one, and after the host
+offers a rematch). The option rows are built from the game's rules type
+(:mod:`cardtable.tui.options`), so every option of the engine can be changed; the host
+changes one with the arrows (a whole number also by typing it), each change goes to the
+server (``configure``), and a refusal is shown under the option the server names. Only
+the server decides: the screen draws the room summary it sends.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from ..core import OptionError, RulesBase
+from .options import OptionSpec, bounds, option_specs
+from .source import GameSource, RefusedError
+from .words import Words
+
+JSON = dict[str, Any]
+
+
+class LobbyScreen(ModalScreen[None]):
+    """The room's lobby; the table's own keys wait until the game starts."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "cursor(-1)", "keys.lobby.option", key_display="↑↓"),
+        Binding("down", "cursor(1)", "keys.lobby.option", show=False),
+        Binding("left", "step(-1)", "keys.lobby.change", key_display="←→"),
+        Binding("right,space", "step(1)", "keys.lobby.change", show=False),
+        Binding("pageup", "step(-10)", "keys.lobby.change_ten", key_display="pgup/pgdn"),
+        Binding("pagedown", "step(10)", "keys.lobby.change_ten", show=False),
+        *[Binding(str(d), f"digit({d})", "keys.lobby.type", show=False) for d in range(10)],
+        Binding("backspace", "erase", "keys.lobby.type", key_display="0-9 ⌫"),
+        Binding("enter", "enter", "keys.lobby.enter"),
+        Binding("delete", "auto", "keys.lobby.auto"),
+        Binding("u", "revert", "keys.lobby.revert"),
+        Binding("s", "start", "keys.lobby.start"),
+        Binding("question_mark,f1", "help", "keys.help"),
+        Binding("escape", "cancel", "keys.cancel", show=False),
+        Binding("ctrl+q", "app.quit", "keys.quit"),
+    ]
+    DEFAULT_CSS = """
+    LobbyScreen { align: center top; }
+    LobbyScreen > VerticalScroll {
+        width: 100%; height: 100%; background: $panel; padding: 0 1;
+    }
+    """
+
+    def __init__(self, source: GameSource, words: Words) -> None:
+        super().__init__()
+        self.source = source
+        self.words = words
+        self.specs: tuple[OptionSpec, ...] = option_specs(source.game.name)
+        self.cursor = 0
+        #: Changes the server has not accepted yet (shown marked; sent at once).
+        self.draft: JSON = {}
+        #: A refusal per option, in words, shown under the option.
+        self.errors: dict[str, str] = {}
+        self.typed = ""
+        self.message = ""
+        self._dirty = False
+        self._sending = False
+
+    # --- drawing ----------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(self.page(), id="lobby")
+
+    def draw(self) -> None:
+        if self.is_mounted:
+            self.query_one("#lobby", Static).update(self.page())
+
+    @property
+    def host(self) -> bool:
+        return self.source.rematch_role() == "host"
+
+    def room(self) -> JSON:
+        return self.source.lobby() or {}
+
+    def values(self) -> JSON:
+        """The options as shown: the room's, with our changes not accepted yet."""
+        return {**(self.room().get("rules") or {}), **self.draft}
+
+    def value_words(self, value: object) -> str:
+        w = self.words
+        if value is None:
+            return w("lobby.auto")
+        if isinstance(value, bool):
+            return w("lobby.yes") if value else w("lobby.no")
+        return str(value)
+
+    def label(self, spec: OptionSpec) -> str:
+        key = f"option.{spec.game}.{spec.name}"
+        return self.words(key) if self.words.has(key) else spec.name
+
+    def page(self) -> Text:
+        w = self.words
+        room = self.room()
+        page = Text(
+            w("lobby.title", game=w(f"game.{self.source.game.name}"), code=room.get("code", ""))
+            + "\n",
+            style="bold",
+        )
+        link = self.source.link()
+        if link:
+            page.append(w("lobby.link", url=link) + "\n")
+            page.append(w("lobby.join_command", command=f"cardtable play --join {link}") + "\n")
+        page.append("\n" + w("lobby.seats") + "\n", style="bold")
+        seats = room.get("seats") or []
+        for info in seats:
+            page.append(f"  {info['seat'] + 1}. ")
+            page.append_text(self.seat_text(info))
+            page.append("\n")
+        page.append("\n" + w("lobby.options") + "\n", style="bold")
+        values = self.values()
+        rules = self.rules_now()
+        width = max(len(self.label(spec)) for spec in self.specs)
+        for index, spec in enumerate(self.specs):
+            selected = self.host and index == self.cursor
+            page.append("▶ " if selected else "  ", style="bold green")
+            page.append(f"{self.label(spec):<{width}}  ", style="bold" if selected else "")
+            if selected and self.typed:
+                page.append(self.typed + "▏", style="bold reverse")
+            else:
+                shown = self.value_words(values.get(spec.name))
+                page.append(shown, style="bold yellow" if spec.name in self.draft else "bold")
+            if selected:
+                page.append(f"  {spec.flag}", style="dim")
+                found = bounds(rules, spec.name) if spec.kind == "int" else None
+                if found is not None:
+                    page.append("  " + w("lobby.range", low=found[0], high=found[1]), style="dim")
+            page.append("\n")
+            if spec.name in self.errors:
+                page.append(f"    {self.errors[spec.name]}\n", style="bold red")
+        page.append("\n")
+        free = sum(1 for info in seats if info.get("kind") == "human" and not info.get("taken"))
+        if self.host:
+            status = w("lobby.waiting_players", count=free) if free else w("lobby.ready")
+        else:
+            status = w("lobby.wait_host")
+        page.append(status + "\n", style="bold")
+        if self.message:
+            page.append(self.message + "\n", style="bold red")
+        page.append(w("lobby.keys_host" if self.host else "lobby.keys_guest"), style="dim")
+        return page
+
+    def seat_text(self, info: JSON) -> Text:
+        w = self.words
+        if info.get("kind") == "bot":
+            return Text(w("lobby.seat_bot", bot=info.get("bot") or "bot"))
+        if not info.get("taken"):
+            return Text(w("lobby.seat_free"), style="dim")
+        name = str(info.get("name") or "")
+        text = Text(name)  # a player's name is text, never markup
+        if info.get("seat") == self.source.seat:
+            text.append(" " + w("lobby.seat_you"), style="bold green")
+        elif not info.get("connected"):
+            text.append(" " + w("lobby.seat_away"), style="dim")
+        return text
+
+    def rules_now(self) -> RulesBase:
+        """The rules as shown, or the room's while our changes are refused."""
+        rules_type = self.source.game.rules_type
+        room_rules = self.room().get("rules") or {}
+        try:
+            return rules_type.from_json(self.values())
+        except (OptionError, TypeError):
+            try:
+                return rules_type.from_json(room_rules)
+            except (OptionError, TypeError):
+                return rules_type()
+
+    # --- editing ------------------------------------------------------------------------
+    def editable(self) -> OptionSpec | None:
+        """The option under the cursor, when we are the host (guests only watch)."""
+        if not self.host:
+            self.message = self.words("lobby.not_host")
+            self.draw()
+            return None
+        return self.specs[self.cursor]
+
+    def action_cursor(self, delta: int) -> None:
+        self.typed = ""
+        self.cursor = (self.cursor + delta) % len(self.specs)
+        self.draw()
+
+    def action_step(self, delta: int) -> None:
+        spec = self.editable()
+        if spec is None:
+            return
+        self.typed = ""
+        value = self.values().get(spec.name)
+        if spec.kind == "bool":
+            self.change(spec, not bool(value))
+            return
+        found = bounds(self.rules_now(), spec.name)
+        if found is None:
+            return
+        low, high = found
+        if value is None:
+            new: int | None = low if delta > 0 else high
+        elif spec.optional and value + delta < low and value == low:
+            new = None  # below the smallest: the rules choose again
+        else:
+            new = max(low, min(high, int(value) + delta))
+        if new != value:
+            self.change(spec, new)
+
+    def action_digit(self, digit: int) -> None:
+        spec = self.editable()
+        if spec is None:
+            return
+        if spec.kind != "int":
+            self.message = self.words("lobby.not_a_number")
+            self.draw()
+            return
+        self.typed = (self.typed + str(digit))[:9]
+        self.message = ""
+        self.draw()
+
+    def action_erase(self) -> None:
+        self.typed = self.typed[:-1]
+        self.draw()
+
+    def action_enter(self) -> None:
+        spec = self.editable()
+        if spec is None:
+            return
+        if self.typed:
+            value, self.typed = int(self.typed), ""
+            self.change(spec, value)
+        elif spec.kind == "bool":
+            self.change(spec, not bool(self.values().get(spec.name)))
+
+    def action_auto(self) -> None:
+        spec = self.editable()
+        if spec is None:
+            return
+        self.typed = ""
+        if spec.optional:
+            self.change(spec, None)
+        else:
+            self.message = self.words("lobby.no_auto")
+            self.draw()
+
+    def action_revert(self) -> None:
+        """Forget the changes the server has not accepted (and their refusals)."""
+        self.draft.clear()
+        self.errors.clear()
+        self.typed = self.message = ""
+        self.draw()
+
+    def action_cancel(self) -> None:
+        self.typed = self.message = ""
+        self.draw()
+
+    def change(self, spec: OptionSpec, value: object) -> None:
+        """Take one change and send our changes to the server."""
+        self.draft[spec.name] = value
+        self.errors.pop(spec.name, None)
+        self.message = ""
+        self.draw()
+        self._dirty = True
+        if not self._sending:
+            self._sending = True
+            self.run_worker(self.send(), group="configure", exit_on_error=False)
+
+    async def send(self) -> None:
+        """Send our changes, one request at a time; the last changes always go."""
+        try:
+            while self._dirty:
+                self._dirty = False
+                options = dict(self.draft)
+                try:
+                    await self.source.configure(options)
+                except RefusedError as error:
+                    self.refused(error)
+                else:
+                    rules = self.room().get("rules") or {}
+                    for name, value in options.items():
+                        if self.draft.get(name) == value and rules.get(name) == value:
+                            del self.draft[name]
+                    self.errors.clear()
+                self.draw()
+        finally:
+            self._sending = False
+
+    def refused(self, error: RefusedError) -> None:
+        w = self.words
+        if error.code == "bad_options" and error.field:
+            self.errors.clear()
+            allowed = error.allowed or error.reason
+            self.errors[error.field] = w("lobby.option_refused", allowed=allowed)
+            if not any(spec.name == error.field for spec in self.specs):
+                self.message = w("lobby.refused", reason=error.reason)
+        else:
+            self.message = self.refusal_words(error)
+
+    def refusal_words(self, error: RefusedError) -> str:
+        key = f"lobby.error.{error.code}"
+        if self.words.has(key):
+            return self.words(key)
+        return self.words("lobby.refused", reason=error.reason or error.code)
+
+    # --- starting -------------------------------------------------------------------------
+    def action_start(self) -> None:
+        if not self.host:
+            self.message = self.words("lobby.wait_host")
+        elif self.draft or self._sending:
+            self.message = self.words("lobby.unsent")
+        else:
+            self.message = self.words("lobby.starting")
+            self.run_worker(self.start(), group="start", exclusive=True, exit_on_error=False)
+        self.draw()
+
+    async def start(self) -> None:
+        try:
+            await self.source.start_game()
+        except RefusedError as error:
+            self.message = self.refusal_words(error)
+            self.draw()
+
+    def action_help(self) -> None:
+        from .app import TextScreen  # the app's module imports this one
+
+        w = self.words
+        page = Text(w("lobby.help_title") + "\n\n", style="bold")
+        page.append(w("lobby.help") + "\n\n")
+        for binding in self.BINDINGS:
+            if isinstance(binding, Binding) and binding.show:
+                keys = binding.key_display or " / ".join(binding.key.split(","))
+                page.append(f"{keys:>16}", style="bold")
+                page.append(f"  {w(binding.description)}\n")
+        page.append("\n" + w("help.close"), style="dim")
+        self.app.push_screen(TextScreen(page, "help"))
