@@ -28,9 +28,14 @@ def deck_counts() -> Counter[int]:
     return counts
 
 
+_ORDERED_DECK = (SKIP_BO,) * WILD_CARDS + tuple(
+    n for n in range(1, 13) for _ in range(COPIES_PER_NUMBER)
+)
+
+
 def new_deck() -> list[int]:
-    """The 162 cards in a fixed order (to be shuffled with the state's RNG)."""
-    return [SKIP_BO] * WILD_CARDS + [n for n in range(1, 13) for _ in range(COPIES_PER_NUMBER)]
+    """The 162 cards in a fixed order (to be shuffled with the state's RNG); a new list."""
+    return list(_ORDERED_DECK)
 
 
 def card_name(card: int) -> str:

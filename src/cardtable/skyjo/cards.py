@@ -40,9 +40,12 @@ def deck() -> Counter[int]:
     return Counter(DECK_COUNTS)
 
 
+_SORTED_DECK = tuple(value for value, count in sorted(DECK_COUNTS.items()) for _ in range(count))
+
+
 def new_deck() -> list[int]:
-    """The 150 cards in a fixed (sorted) order, ready to shuffle."""
-    return [value for value, count in sorted(DECK_COUNTS.items()) for _ in range(count)]
+    """The 150 cards in a fixed (sorted) order, ready to shuffle (a new list each time)."""
+    return list(_SORTED_DECK)
 
 
 def position_name(pos: int) -> str:
