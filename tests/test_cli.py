@@ -147,6 +147,7 @@ def test_bench_runs_and_writes_json(capsys, tmp_path: Path, game: str):
     assert [row["name"] for row in rows] == [
         "random, apply_action",
         "random, _apply",
+        "random, advance",
         "greedy, apply_action",
         "clone",
         "view",

@@ -11,6 +11,7 @@ def test_bench_runs_and_reports_positive_figures():
     assert names == [
         "random, apply_action",
         "random, _apply",
+        "random, advance",
         "greedy, apply_action",
         "clone",
         "view",
@@ -18,7 +19,7 @@ def test_bench_runs_and_reports_positive_figures():
     for row in report.rows:
         assert row.count > 0 and row.seconds > 0 and row.per_second > 0
         assert row.cpu_seconds > 0 and row.per_cpu_second > 0
-    for name in names[:3]:
+    for name in names[:4]:
         games_per_second = report.row(name).games_per_second
         assert games_per_second is not None and games_per_second > 0
     assert report.to_json()["rows"][0]["per_second"] > 0
@@ -32,8 +33,10 @@ def test_bench_with_a_fixed_number_of_games_and_no_greedy_bot():
     assert [row.name for row in report.rows] == [
         "random, apply_action",
         "random, _apply",
+        "random, advance",
         "clone",
         "view",
     ]
     assert report.row("random, apply_action").games == 3
     assert report.row("random, _apply").games == 3
+    assert report.row("random, advance").games == 3

@@ -115,9 +115,10 @@ def _time_games(
     rules: RulesBase,
     name: str,
     new_policy: Callable[[], Policy],
-    validate: bool,
+    path: str,
     budget: _Budget,
 ) -> Throughput:
+    """Whole games with moves applied by ``path``: "apply_action", "_apply" or "advance"."""
     moves = played = 0
     rng = Rng(0xBE4C)
     cpu_start = time.process_time()
@@ -126,7 +127,7 @@ def _time_games(
         state = game.new_state(rules, played)
         policy = new_policy()  # fresh per game, as in a tournament
         # Bound method looked up once: the loop should time the engine, not attribute access.
-        apply = state.apply_action if validate else state._apply
+        apply = getattr(state, path)
         while not state.is_over:
             apply(policy(state, rng))
             moves += 1
@@ -217,17 +218,20 @@ def run_bench(
         raise ValueError("give a positive time budget or a number of games")
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     greedy = _greedy_policy_factory(game, bot_factory)
-    budget = _Budget(seconds / (4 if greedy is None else 5), games)
+    budget = _Budget(seconds / (5 if greedy is None else 6), games)
 
     def random_policy() -> Policy:
         return _random_policy
 
     rows = [
-        _time_games(game, rules, "random, apply_action", random_policy, True, budget),
-        _time_games(game, rules, "random, _apply", random_policy, False, budget),
+        _time_games(game, rules, "random, apply_action", random_policy, "apply_action", budget),
+        _time_games(game, rules, "random, _apply", random_policy, "_apply", budget),
+        _time_games(game, rules, "random, advance", random_policy, "advance", budget),
     ]
     if greedy is not None:
-        rows.append(_time_games(game, rules, "greedy, apply_action", greedy, True, budget))
+        rows.append(
+            _time_games(game, rules, "greedy, apply_action", greedy, "apply_action", budget)
+        )
     positions = _sample_positions(game, rules)
     rows.append(_time_calls("clone", "clones", lambda s: s.clone(), positions, budget))
     rows.append(_time_calls("view", "views", _view_of_mover, positions, budget))
