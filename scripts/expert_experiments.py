@@ -1,0 +1,286 @@
+"""Skip-Bo ``expert`` candidates (and oracles) against ``hard``, paired seats.
+
+    python scripts/expert_experiments.py oracle-mc --games 400 --stock 10
+    python scripts/expert_experiments.py oracle-mc --games 200 --set horizon=2
+    python scripts/expert_experiments.py oracle-mc --games 200 --set know=1 --set iterations=6
+    python scripts/expert_experiments.py oracle-danger --games 400 --stock 10
+    python scripts/expert_experiments.py expert-discard --games 200 --set horizon=3 \
+        --set iterations=32 --set z=2
+    python scripts/expert_experiments.py expert --games 200 --set horizon=2 --set z=1.5
+
+Game ``i`` is dealt from ``game_seed(seed, i // 2)`` with the variant in seat
+``i % 2`` and ``hard`` in the other (so every deal is played from both seats).
+The line printed gives the wins, the 95% Wilson interval and the variant's CPU
+seconds per game.
+
+Oracles are calibration only, never bots to ship: they read the real hidden cards.
+
+- ``oracle-mc``: the expert's comparison of ``hard``'s move with every distinct
+  play and the 3 best discards, on ``horizon`` turns (default 4) of
+  ``PlanFollowingBot`` scored by the stock race, but on the *true* state (real
+  opponent hand, real stocks and draw order, real reshuffles) instead of re-deals.
+  The rollouts are then deterministic, so one rollout per move is exact, and the
+  move with the best stock race is played (``hard``'s move on ties).
+  ``know=1``: only the opponent's real hand is kept, the stocks below their tops
+  and the draw pile are re-dealt among themselves, ``iterations`` times, and the
+  best mean is played (no guard).
+- ``oracle-danger``: ``hard`` whose danger term is exact: a pile state is a gift
+  (weight 45) when the next player, with their real hand refilled from the real
+  draw pile and their discard piles, can reach their stock top next turn.
+
+Fair variants use only what the seat sees:
+
+- ``expert``: the shipped :class:`SkipBoExpert` with ``iterations``, ``horizon``, ``z``.
+- ``expert-discard``: the same paired, guarded comparison, run only where ``hard``
+  would end its turn with a discard (candidates: every distinct play, the
+  ``discards`` best discards).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from multiprocessing import Pool
+from typing import Any
+
+from cardtable.bots import skipbo_expert, skipbo_hard
+from cardtable.bots.montecarlo import Budget, improve
+from cardtable.bots.skipbo_expert import SkipBoExpert, _skipbo_progress, skipbo_candidates
+from cardtable.bots.skipbo_hard import HardBot, PlanFollowingBot, _Planner
+from cardtable.core import GameState, Rng
+from cardtable.games import get_game
+from cardtable.sim.tournament import game_seed, play_game
+from cardtable.skipbo.moves import DISCARD_BASE, DISCARD_PLAY_BASE, STOCK_BASE
+from cardtable.skipbo.state import SkipBoState
+
+_WILD = 0
+
+
+# --- oracle: the expert's comparison on the true state ------------------------------
+class OracleMC:
+    """Exact ``horizon``-turn lookahead on the real state (reads hidden cards)."""
+
+    name = "oracle-mc"
+
+    def __init__(
+        self, horizon: int = 4, discards: int = 3, know: str = "all", iterations: int = 1
+    ) -> None:
+        self.horizon = horizon
+        self.discards = discards
+        self.know = know
+        self.iterations = iterations
+        self.hard = HardBot()
+
+    def world(self, state: SkipBoState, rng: Rng) -> SkipBoState:
+        """The state the lookahead sees: the truth, or a re-deal keeping part of it."""
+        seat = state.current
+        if self.know == "all":
+            return state.clone()
+        world = state.determinize(seat, rng)
+        if self.know == "hand":
+            # The opponents' real hands; the rest of the hidden cards re-dealt among themselves.
+            world = state.clone()
+            pool = [*world.draw]
+            for stock in world.stocks:
+                pool += stock[:-1]
+            pool.sort()
+            rng.shuffle(pool)
+            for owner, stock in enumerate(state.stocks):
+                if stock:
+                    world.stocks[owner] = [*(pool.pop() for _ in range(len(stock) - 1)), stock[-1]]
+            world.draw = pool
+            world.rng = rng.spawn()
+        return world
+
+    def choose(self, state: GameState[Any], rng: Rng) -> int:
+        assert isinstance(state, SkipBoState)
+        first = self.hard.choose(state, rng)
+        if STOCK_BASE <= first < DISCARD_PLAY_BASE or len(state.legal_actions()) == 1:
+            return first
+        moves = [first, *(a for a in skipbo_candidates(state, self.discards) if a != first)]
+        if len(moves) == 1:
+            return first
+        totals = dict.fromkeys(moves, 0.0)
+        for _ in range(self.iterations):
+            world = self.world(state, rng)
+            for action in moves:
+                copy = world.clone()
+                copy._apply(action)
+                policies = [PlanFollowingBot() for _ in range(state.n)]
+                steps = 0
+                while (
+                    copy.final is None
+                    and len(copy.round_log) == len(state.round_log)
+                    and copy.turns < state.turns + self.horizon
+                    and steps < 3000
+                ):
+                    copy._apply(policies[copy.current].choose(copy, rng))
+                    steps += 1
+                totals[action] += _skipbo_progress(state, copy, state.current)[0]
+        best, best_value = first, totals[first]
+        for action in moves:
+            if totals[action] > best_value:
+                best, best_value = action, totals[action]
+        return best
+
+
+# --- oracle: exact danger from the next player's real hand -------------------------
+def _reaches(nexts: list[int], hand: list[int], discards: list[list[int]], top: int) -> bool:
+    """Whether plays from ``hand`` and the discard tops can make ``top`` fit a building pile.
+
+    A depth-first search over multisets of needs; wilds fill any need.
+    """
+    if top == _WILD or top in nexts:
+        return True
+    depths = [len(pile) for pile in discards]
+    seen: set[tuple[Any, ...]] = set()
+
+    def dfs() -> bool:
+        key = (tuple(sorted(nexts)), tuple(hand), tuple(depths))
+        if key in seen:
+            return False
+        seen.add(key)
+        if top in nexts:
+            return True
+        needs = set(nexts)
+        for index in range(4):
+            if not depths[index]:
+                continue
+            card = discards[index][depths[index] - 1]
+            for need in needs if card == _WILD else ([card] if card in needs else []):
+                depths[index] -= 1
+                i = nexts.index(need)
+                nexts[i] = 1 if need == 12 else need + 1
+                ok = dfs()
+                nexts[i] = need
+                depths[index] += 1
+                if ok:
+                    return True
+        for card in range(13):
+            if not hand[card]:
+                continue
+            for need in needs if card == _WILD else ([card] if card in needs else []):
+                hand[card] -= 1
+                i = nexts.index(need)
+                nexts[i] = 1 if need == 12 else need + 1
+                ok = dfs()
+                nexts[i] = need
+                hand[card] += 1
+                if ok:
+                    return True
+        return False
+
+    return dfs()
+
+
+class _OracleDangerPlanner(_Planner):
+    def __init__(self, state: SkipBoState, seat: int) -> None:
+        super().__init__(state, seat)
+        other = (seat + 1) % state.n
+        self.opp_stock = state.stocks[other][-1] if state.stocks[other] else None
+        hand = state.hands[other][:]
+        # The next player draws up to five from the top of the real draw pile.
+        missing = 5 - state.hand_sizes[other]
+        for card in state.draw[::-1][:missing]:
+            hand[card] += 1
+        self.opp_hand = hand
+        self.opp_discards = state.discards[other]
+
+    def danger(self) -> float:
+        if self.opp_stock is None:
+            return 0.0
+        hit = _reaches(self.nexts[:], self.opp_hand[:], self.opp_discards, self.opp_stock)
+        return skipbo_hard._GIFT * (1.0 if hit else 0.0)
+
+
+# --- fair: search only where hard ends its turn ------------------------------------
+class DiscardExpert(SkipBoExpert):
+    """The expert's paired comparison, run only where ``hard`` would stop and discard.
+
+    That is the turn's main choice (stop now, and with which discard, or play on);
+    searching there alone costs about one search a turn, so more re-deals fit.
+    """
+
+    def choose(self, state: GameState[Any], rng: Rng) -> int:
+        assert isinstance(state, SkipBoState)
+        first = self.hard.choose(state, rng)
+        if first < DISCARD_BASE or len(state.legal_actions()) == 1:
+            return first
+        if len(set(skipbo_candidates(state, self.discards)) | {first}) == 1:
+            return first
+        return improve(first, self.compare(state, first, rng.spawn()), self.z)
+
+
+# --- variants -------------------------------------------------------------------------
+def variant(name: str, params: dict[str, float]) -> Any:
+    if name == "oracle-mc":
+        know = {0: "all", 1: "hand", 2: "none"}[int(params.get("know", 0))]
+        return OracleMC(
+            horizon=int(params.get("horizon", 4)),
+            know=know,
+            iterations=int(params.get("iterations", 1)),
+        )
+    if name == "oracle-danger":
+        bot = HardBot()
+        bot.planner = _OracleDangerPlanner
+        return bot
+    if name == "expert":
+        return SkipBoExpert(
+            Budget(iterations=int(params.get("iterations", 24)), milliseconds=None),
+            horizon=int(params.get("horizon", 4)),
+            z=params.get("z", 2.5),
+        )
+    if name == "expert-discard":
+        return DiscardExpert(
+            Budget(iterations=int(params.get("iterations", 48)), milliseconds=None),
+            horizon=int(params.get("horizon", 4)),
+            z=params.get("z", 2.0),
+            discards=int(params.get("discards", 4)),
+        )
+    raise KeyError(name)
+
+
+def _one(job: tuple[str, dict[str, float], int, int, int]) -> tuple[bool, float]:
+    name, params, stock, seed, index = job
+    game = get_game("skipbo")
+    rules = game.rules_from_json({"stock_size": stock})
+    seat = index % 2
+    bots: list[Any] = [HardBot(), HardBot()]
+    bots[seat] = variant(name, params)
+    start = time.process_time()
+    record = play_game(game, rules, bots, game_seed(seed, index // 2))
+    return seat in record.winners, time.process_time() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("variant")
+    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--stock", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
+    args = parser.parse_args()
+    params = {k: float(v) for k, _, v in (s.partition("=") for s in args.set)}
+    jobs = [(args.variant, params, args.stock, args.seed, i) for i in range(args.games)]
+    with Pool(args.workers) as pool:
+        results = pool.map(_one, jobs, chunksize=4)
+    wins = sum(won for won, _ in results)
+    cpu = sum(t for _, t in results)
+    n = args.games
+    rate = wins / n
+    # Wilson 95% interval.
+    z = 1.96
+    centre = (rate + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(rate * (1 - rate) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    print(
+        f"{args.variant} {params or ''} stock {args.stock} seed {args.seed}: "
+        f"{wins}/{n} wins, {100 * rate:.1f}% (95% Wilson {100 * (centre - half):.1f}-"
+        f"{100 * (centre + half):.1f}%), {cpu / n:.2f} CPU s per game"
+    )
+
+
+if __name__ == "__main__":
+    _ = skipbo_expert  # imported for variants that patch it
+    main()
