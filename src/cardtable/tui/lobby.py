@@ -201,18 +201,45 @@ class LobbyScreen(ModalScreen[None]):
         if spec.kind == "bool":
             self.change(spec, not bool(value))
             return
-        found = bounds(self.rules_now(), spec.name)
-        if found is None:
+        rules = self.rules_now()
+        own = bounds(rules, spec.name)
+        if own is None:
             return
-        low, high = found
         if value is None:
-            new: int | None = low if delta > 0 else high
-        elif spec.optional and value + delta < low and value == low:
-            new = None  # below the smallest: the rules choose again
-        else:
-            new = max(low, min(high, int(value) + delta))
-        if new != value:
+            self.change(spec, own[0] if delta > 0 else own[1])
+            return
+        if spec.optional and value == own[0] and delta < 0:
+            self.change(spec, None)  # below the smallest: the rules choose again
+            return
+        new = self.next_value(rules, spec.name, int(value), delta, own)
+        if new is not None:
             self.change(spec, new)
+
+    @staticmethod
+    def next_value(
+        rules: RulesBase, name: str, value: int, delta: int, own: tuple[int, int]
+    ) -> int | None:
+        """The value ``delta`` away, kept within the option's range with the other options
+        as they are; a value only another option forbids (Skip-Bo's team play for 3
+        players, say) is skipped to the next one accepted, or else sent for the table to
+        explain its refusal under the option that forbids it."""
+        wide = bounds(type(rules)(), name) or own
+        low, high = min(own[0], wide[0]), max(own[1], wide[1])
+        target = max(low, min(high, value + delta))
+        if target == value:
+            return None
+        step = 1 if delta > 0 else -1
+        candidate = target
+        while low <= candidate <= high:
+            try:
+                rules.replace(**{name: candidate})
+            except (OptionError, TypeError):
+                candidate += step
+            else:
+                return candidate
+        if own[0] <= value <= own[1] and not own[0] <= target <= own[1] and wide == own:
+            return None
+        return target
 
     def action_digit(self, digit: int) -> None:
         spec = self.editable()
