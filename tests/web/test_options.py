@@ -8,7 +8,8 @@ import pytest
 
 from cardtable.core import OptionError
 from cardtable.games import game_names, get_game
-from cardtable.web.options import game_options
+from cardtable.rules_options import bounds_by_players, option_specs
+from cardtable.web.options import HIDDEN, game_options, option_entry
 
 
 def option(game: str, name: str) -> dict[str, Any]:
@@ -49,3 +50,95 @@ def test_every_range_sent_is_accepted_at_both_ends_and_refused_beyond(game):
                 rules_from_json({**base, name: value})
         if "max_by_players" not in entry:
             rules_from_json({**base, name: entry["max"]})  # the same for any player count
+
+
+#: What the page was sent before the options were read off the engine (the hand-kept
+#: table of web/options.py): the same, value for value, now that they are the engine's.
+BEFORE: dict[str, list[dict[str, Any]]] = {
+    "skipbo": [
+        {"name": "players", "type": "int", "optional": False, "default": 2, "min": 2, "max": 6},
+        {
+            "name": "stock_size",
+            "type": "int",
+            "optional": True,
+            "default": None,
+            "min": 5,
+            "max": 30,
+            "max_by_players": {"2": 30, "3": 30, "4": 30, "5": 27, "6": 22},
+        },
+        {"name": "teams", "type": "bool", "optional": False, "default": False},
+        {"name": "discard_to_partner", "type": "bool", "optional": False, "default": False},
+        {"name": "rounds", "type": "bool", "optional": False, "default": False},
+        {"name": "target", "type": "int", "optional": False, "default": 500, "min": 1,
+         "max": 100000},
+        {"name": "round_bonus", "type": "int", "optional": False, "default": 25, "min": 0,
+         "max": 10000},
+        {"name": "points_per_card", "type": "int", "optional": False, "default": 5, "min": 0,
+         "max": 1000},
+    ],
+    "skyjo": [
+        {"name": "players", "type": "int", "optional": False, "default": 4, "min": 2, "max": 8},
+        {"name": "end_score", "type": "int", "optional": False, "default": 100, "min": 1,
+         "max": 1000},
+        {"name": "rows_rule", "type": "bool", "optional": False, "default": False},
+        {"name": "closer_starts_next", "type": "bool", "optional": False, "default": False},
+        {"name": "closer_doubling", "type": "bool", "optional": False, "default": True},
+    ],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_the_options_sent_are_what_they_were(game):
+    assert game_options(game)["options"] == BEFORE[game]
+    assert [set(entry) for entry in game_options(game)["options"]] == [
+        set(entry) for entry in BEFORE[game]
+    ]
+
+
+def test_hidden_options_would_be_sent_with_the_engines_ranges():
+    """first_player and turn_limit are not offered; were they, their ranges would be the
+    engine's (the hand table had first_player 0 to 5 whatever the player count and no
+    range for turn_limit)."""
+    assert {"turn_limit", "first_player"} == HIDDEN
+    first = option_entry("skipbo", "first_player")
+    assert (first["min"], first["max"]) == (0, 5)
+    assert first["max_by_players"] == {str(n): n - 1 for n in range(2, 7)}
+    limit = option_entry("skipbo", "turn_limit")
+    assert (limit["min"], limit["max"]) == (100, 1_000_000) and "max_by_players" not in limit
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_every_entry_offered_or_not_is_exact_at_every_player_count(game):
+    """For every option, the page's range at each player count (``min`` and the count's
+    ``max_by_players``, else ``max``) is accepted at both ends and refused one beyond."""
+    rules_type = get_game(game).rules_type
+    players = option_entry(game, "players")
+    for spec in option_specs(game):
+        entry = option_entry(game, spec.name)
+        if spec.kind == "bool":
+            assert "min" not in entry and "max" not in entry and "max_by_players" not in entry
+            continue
+        counts = [None] if spec.name == "players" else range(players["min"], players["max"] + 1)
+        tops = []
+        for count in counts:
+            base = {} if count is None else {"players": count}
+            top = entry.get("max_by_players", {}).get(str(count), entry["max"])
+            tops.append(top)
+            for value in (entry["min"], top):
+                rules_type.from_json({**base, spec.name: value})
+            for value in (entry["min"] - 1, top + 1):
+                with pytest.raises(OptionError) as refused:
+                    rules_type.from_json({**base, spec.name: value})
+                assert refused.value.field == spec.name
+        assert max(tops) == entry["max"]  # ``max`` is the largest for any count
+        if "max_by_players" in entry:
+            assert len(set(entry["max_by_players"].values())) > 1
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_no_smallest_value_depends_on_the_player_count(game):
+    """The page reads only ``max_by_players``: an option whose smallest value followed the
+    player count would need a ``min_by_players`` there first."""
+    for spec in option_specs(game):
+        lows = {low for low, _ in bounds_by_players(game, spec.name).values()}
+        assert len(lows) <= 1, spec.name
