@@ -6,6 +6,7 @@ import pytest
 from cardtable import __version__
 from cardtable.cli import main
 from cardtable.games import get_game
+from cardtable.rules_options import allowed, option_specs
 from cardtable.sim import run_tournament
 
 
@@ -129,6 +130,31 @@ def test_rules_lists_options_with_defaults(capsys):
     code, out, _ = run(capsys, "rules", "skyjo")
     assert code == 0
     assert "end_score" in out and "100" in out
+
+
+@pytest.mark.parametrize("game", ["skipbo", "skyjo"])
+def test_rules_lists_each_options_allowed_values_as_the_engine_says(capsys, game):
+    code, out, _ = run(capsys, "rules", game)
+    assert code == 0
+    defaults = get_game(game).rules_type()
+    for spec in option_specs(game):
+        what = allowed(defaults, spec.name).replace("null or", "null (the rules choose) or")
+        default = json.dumps(spec.default)
+        assert f"  {spec.name:<22} {what}; default {default}\n" in out, spec.name
+
+
+def test_rules_shows_the_ranges_and_how_they_follow_the_player_count(capsys):
+    _, out, _ = run(capsys, "rules", "skipbo")
+    assert "--option NAME=VALUE" in out
+    assert "  players                an integer from 2 to 6; default 2\n" in out
+    assert "  stock_size             null (the rules choose) or an integer from 5 to 30;" in out
+    assert "5 to 30 with 2-4 players; 5 to 27 with 5 players; 5 to\n" in out
+    assert "  target                 an integer from 1 to 100000; default 500\n" in out
+    assert "  teams                  true or false; default false\n" in out
+    assert "0 to 1 with 2 players; 0 to 2 with 3 players" in out  # first_player
+    _, out, _ = run(capsys, "rules", "skyjo")
+    assert "  end_score              an integer from 1 to 1000; default 100\n" in out
+    assert "  closer_doubling        true or false; default true\n" in out
 
 
 def test_version(capsys):

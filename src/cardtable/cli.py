@@ -85,7 +85,9 @@ def _build_parser() -> argparse.ArgumentParser:
 
     commands.add_parser("demo", help="short demonstration tournaments of both games")
 
-    rules = commands.add_parser("rules", help="list a game's rules options and defaults")
+    rules = commands.add_parser(
+        "rules", help="list a game's rules options, their allowed values and defaults"
+    )
     rules.add_argument("game", metavar="GAME", choices=game_names(), help=", ".join(game_names()))
 
     review = commands.add_parser(
@@ -310,21 +312,17 @@ def _demo(args: argparse.Namespace) -> None:
         print_tournament(console, game.title, result, _defaults(game))
 
 
-def _default_text(default: object) -> str:
-    if default is dataclasses.MISSING:
-        return "(required)"
-    return json.dumps(default, default=str)
-
-
 def _rules(args: argparse.Namespace) -> None:
-    from .sim.report import print_rules
+    """Every option of the game: the values the engine accepts (also per player count
+    where its limits follow it), the default and the meaning, as JSON values."""
+    from .rules_options import options_table
 
     game = _load_game(args.game)
-    rows = [
-        (option.name, option.type, _default_text(option.default), option.meaning)
-        for option in describe_options(game.rules_type)
-    ]
-    print_rules(_console(), game.title, rows)
+    heading = (
+        f"{game.title} rules options (--option NAME=VALUE with sim, ladder and bench; "
+        "VALUE as JSON):"
+    )
+    print(options_table(game.name, heading, null="null", null_meaning="null (the rules choose)"))
 
 
 def _review(args: argparse.Namespace) -> None:
