@@ -24,7 +24,6 @@ from .games import game_names, get_game
 from .rl.bench import add_rl_bench_arguments
 from .server.command import add_loadtest_parser, add_serve_parser, run_loadtest, run_serve
 from .sim.bench import run_bench
-from .sim.options_doc import describe_options
 from .sim.tournament import run_tournament
 from .tui.command import add_play_parser, run_play
 
@@ -197,7 +196,8 @@ def _check_bots(game: Game[Any], names: Sequence[str]) -> None:
 
 
 def _defaults(game: Game[Any]) -> dict[str, Any]:
-    return {option.name: option.default for option in describe_options(game.rules_type)}
+    defaults = game.rules_type()
+    return {field.name: getattr(defaults, field.name) for field in dataclasses.fields(defaults)}
 
 
 def _console() -> Any:

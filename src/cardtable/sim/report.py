@@ -96,18 +96,6 @@ def print_bench(
     console.print(table)
 
 
-def print_rules(console: Console, title: str, options: list[tuple[str, str, str, str]]) -> None:
-    """``options`` rows are (name, type, default, description)."""
-    table = Table(title=f"{title} rules options")
-    table.add_column("Option")
-    table.add_column("Type")
-    table.add_column("Default")
-    table.add_column("Meaning")
-    for row in options:
-        table.add_row(*row)
-    console.print(table)
-
-
 def print_ladder(console: Console, title: str, result: Any, defaults: dict[str, Any]) -> None:
     """A :class:`~cardtable.sim.ladder.LadderResult`: ratings, then every pair's score."""
     console.print(

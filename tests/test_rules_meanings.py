@@ -1,8 +1,10 @@
+"""Option meanings come from the rules class itself, in both documentation styles."""
+
 import dataclasses
 from typing import ClassVar
 
 from cardtable.core import RulesBase
-from cardtable.sim.options_doc import OptionDoc, describe_options
+from cardtable.rules_options import meanings
 
 
 @dataclasses.dataclass(frozen=True)
@@ -23,10 +25,8 @@ class DocumentedRules(RulesBase):
     plain: bool | None = None
 
 
-def test_options_come_in_order_with_types_defaults_and_meanings():
-    assert describe_options(DocumentedRules) == [
-        OptionDoc("size", "int", 3, "how big the board is, continued on a second line."),
-        OptionDoc("colour", "str", "red", "The colour of the first player."),
-        OptionDoc("extras", "tuple[int, ...]", (), ""),
-        OptionDoc("plain", "bool | None", None, ""),
-    ]
+def test_meanings_read_bullets_and_attribute_docstrings_the_attribute_winning() -> None:
+    assert meanings(DocumentedRules) == {
+        "size": "how big the board is, continued on a second line.",
+        "colour": "The colour of the first player.",
+    }
