@@ -23,7 +23,8 @@ Oracles are calibration only, never bots to ship: they read the real hidden card
   move with the best stock race is played (``hard``'s move on ties).
   ``know=1``: only the opponent's real hand is kept, the stocks below their tops
   and the draw pile are re-dealt among themselves, ``iterations`` times, and the
-  best mean is played (no guard).
+  best mean is played (no guard). ``know=2``: a fair re-deal of everything hidden
+  (``determinize``), otherwise the same: not an oracle, the unguarded expert.
 - ``oracle-danger``: ``hard`` whose danger term is exact: a pile state is a gift
   (weight 45) when the next player, with their real hand refilled from the real
   draw pile and their discard piles, can reach their stock top next turn.
