@@ -15,6 +15,7 @@ from cardtable.bots.montecarlo import Budget
 from cardtable.core import GameState, Rng
 from cardtable.games import get_game
 from cardtable.sim.tournament import run_tournament
+from cardtable.skyjo.state import SkyjoState
 
 RULES = {"skipbo": {"players": 2, "stock_size": 10}, "skyjo": {"players": 3}}
 FAST = ("naive", "hard")
@@ -107,3 +108,36 @@ def test_smoke_tournament_hard_beats_random(game: str) -> None:
     )
     result = run_tournament(engine, rules, ["hard", "random"], 12, seed=4, paired=True)
     assert result.bot("hard").wins >= 10
+
+
+def test_four_skyjo_hard_bots_go_out_instead_of_waiting_for_ever() -> None:
+    # Seed 1: all four reach one face-down card each, and each fears the closer's
+    # doubling; before the patience term they exchanged face-up cards for ever.
+    game = get_game("skyjo")
+    state = game.new_state(game.rules_from_json({"players": 4}), 1)
+    bots = [make_bot("skyjo", "hard") for _ in range(4)]
+    rng = Rng(1)
+    moves = 0
+    while not state.is_over and moves < 5000:
+        seat = state.current_player
+        assert seat is not None
+        state.apply_action(bots[seat].choose(state, rng))
+        moves += 1
+    assert state.is_over
+    longest = max(round_.turns for round_ in state.rounds())
+    assert longest <= 4 * 30  # patience 20 turns per player, then the fear halves every 2
+
+
+def test_skyjo_hard_fears_the_doubling_fully_in_a_normal_round_only() -> None:
+    from cardtable.bots.skyjo_hard import HardBot
+
+    game = get_game("skyjo")
+    state = game.new_state(game.rules_from_json({"players": 4}), 1)
+    bot = HardBot()
+    assert isinstance(state, SkyjoState)
+    state.turns = 4 * 20
+    assert bot.doubling_fear(state) == 1.0
+    state.turns = 4 * 22
+    assert bot.doubling_fear(state) == pytest.approx(0.5)
+    state.turns = 4 * 30
+    assert bot.doubling_fear(state) == pytest.approx(0.5**5)

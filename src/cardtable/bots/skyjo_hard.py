@@ -22,6 +22,11 @@ face-down card.
 - **Going out.** Turning up the last face-down card ends the round: its value is
   the exact sum left against the opponents' visible totals plus their expected
   hidden cards and one more turn, with the doubling risk of the closer priced in.
+- **Patience.** No rule forces the last face-down card up, so players who all
+  fear the doubling could exchange face-up cards for ever. Past ``patience``
+  turns per player in a round (a normal round takes about ten), the doubling risk
+  counts half as much every ``fear_halving`` further turns per player, until the
+  player whose going out looks best goes out.
 - **Denial.** A discard that would let the next player complete a column or
   replace a high card cheaply costs a little.
 
@@ -178,7 +183,7 @@ class _Model:
             p_lowest *= 0.5 * math.erfc(z / math.sqrt(2.0))
         value = score
         if state.rules.closer_doubling and score > 0:
-            value += (1.0 - p_lowest) * score
+            value += (1.0 - p_lowest) * score * bot.doubling_fear(state)
         return value - bot.close_weight * (nearest - score)
 
     def option_value(self, pos: int, card: int | None, now: float) -> float:
@@ -266,6 +271,8 @@ class HardBot:
         last_turn_gain: float = 2.0,
         last_turn_spread: float = 6.0,
         take_margin: float = 0.0,
+        patience: float = 20.0,
+        fear_halving: float = 2.0,
     ) -> None:
         self.pair_weight = pair_weight
         self.pair_draws = pair_draws
@@ -276,6 +283,13 @@ class HardBot:
         self.last_turn_gain = last_turn_gain
         self.last_turn_spread = last_turn_spread
         self.take_margin = take_margin
+        self.patience = patience
+        self.fear_halving = fear_halving
+
+    def doubling_fear(self, state: SkyjoState) -> float:
+        """How much the closer's doubling risk counts: fully, until a round drags on."""
+        overdue = state.turns / state.n - self.patience
+        return 1.0 if overdue <= 0 else 0.5 ** (overdue / self.fear_halving)
 
     def choose(self, state: GameState[Any], rng: Rng) -> int:
         if not isinstance(state, SkyjoState):
