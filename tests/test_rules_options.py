@@ -131,6 +131,7 @@ def test_the_engines_figures() -> None:
     assert limits("skipbo", "points_per_card") == (0, 1000)
     assert limits("skipbo", "turn_limit") == (100, 1_000_000)
     assert limits("skyjo", "end_score") == (1, 1000)
+    assert limits("skyjo", "turn_limit") == (100, 1_000_000)
     depends = {
         (g, s.name) for g in game_names() for s in option_specs(g) if depends_on_players(g, s.name)
     }

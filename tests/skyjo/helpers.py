@@ -74,13 +74,15 @@ def build(
     totals: list[int] | None = None,
     round_number: int = 1,
     rounds: list[dict[str, Any]] | None = None,
+    turns: int = 0,
     **options: Any,
 ) -> SkyjoState:
     """A position from a readable description (see the module docstring).
 
     ``draw_top`` lists the next cards to be drawn, the first one on top.
     ``draw_size`` caps the draw pile (the other unused cards go under the
-    discard pile), e.g. ``draw_size=0`` for an empty draw pile.
+    discard pile), e.g. ``draw_size=0`` for an empty draw pile. ``turns`` is the
+    number of turns already played in the round (see the ``turn_limit`` option).
     """
     players = len(grids)
     rules = SkyjoRules(players=players, **options)
@@ -129,7 +131,7 @@ def build(
         "discard": list(discard),
         "hand": hand,
         "totals": totals if totals is not None else [0] * players,
-        "turns": 0,
+        "turns": turns,
         "reshuffled": False,
         "rounds": rounds or [],
     }

@@ -17,6 +17,7 @@ def test_defaults() -> None:
         "rows_rule": False,
         "closer_starts_next": False,
         "closer_doubling": True,
+        "turn_limit": 1000,
     }
     assert rules.game == "skyjo"
 
@@ -32,6 +33,9 @@ def test_defaults() -> None:
         ("rows_rule", 1, "true or false"),
         ("closer_starts_next", "yes", "true or false"),
         ("closer_doubling", None, "true or false"),
+        ("turn_limit", 99, "an integer from 100 to 1000000"),
+        ("turn_limit", 1_000_001, "an integer from 100 to 1000000"),
+        ("turn_limit", 500.0, "an integer from 100 to 1000000"),
     ],
 )
 def test_bad_option_names_field_and_range(field: str, value: object, allowed: str) -> None:
@@ -39,10 +43,13 @@ def test_bad_option_names_field_and_range(field: str, value: object, allowed: st
         SkyjoRules(**{field: value})
     assert error.value.field == field
     assert error.value.allowed == allowed
+    assert str(error.value).startswith(f"option '{field}': {allowed}")
 
 
 def test_rules_json_round_trip_and_unknown_option() -> None:
-    rules = SkyjoRules(players=7, end_score=50, rows_rule=True, closer_starts_next=True)
+    rules = SkyjoRules(
+        players=7, end_score=50, rows_rule=True, closer_starts_next=True, turn_limit=250
+    )
     assert GAME.rules_from_json(rules.to_json()) == rules
     with pytest.raises(OptionError, match="not an option"):
         GAME.rules_from_json({"players": 3, "jokers": 2})

@@ -36,6 +36,7 @@ CHOSEN: dict[str, dict[str, Any]] = {
         "rows_rule": True,
         "closer_starts_next": True,
         "closer_doubling": False,
+        "turn_limit": 300,
     },
 }
 

@@ -19,6 +19,7 @@ from .events import (
     RowRemoved,
     StarterChosen,
     TookDiscard,
+    TurnLimitReached,
 )
 from .game import GAME, SkyjoGame
 from .moves import (
@@ -63,6 +64,7 @@ __all__ = [
     "StarterChosen",
     "TakeDiscard",
     "TookDiscard",
+    "TurnLimitReached",
     "deck",
     "position_name",
 ]

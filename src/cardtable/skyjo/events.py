@@ -102,11 +102,23 @@ class FinalTurns(Event):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class RoundEnded(Event):
-    """Round ``round`` was scored: ``points`` after doubling, new ``totals``."""
+class TurnLimitReached(Event):
+    """Round ``round`` reached the ``turn_limit`` option after ``turns`` turns: it ends at
+    once, as if its final turns were over, and counts as blocked (nobody is doubled)."""
 
     round: int
-    closer: int
+    turns: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RoundEnded(Event):
+    """Round ``round`` was scored: ``points`` after doubling, new ``totals``.
+
+    ``closer`` is None only in a round ended by the turn limit before anyone went out.
+    """
+
+    round: int
+    closer: int | None
     points: tuple[int, ...]
     totals: tuple[int, ...]
     doubled: bool

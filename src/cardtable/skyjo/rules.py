@@ -11,6 +11,8 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 8
 MIN_END_SCORE = 1
 MAX_END_SCORE = 1000
+MIN_TURN_LIMIT = 100
+MAX_TURN_LIMIT = 1_000_000
 
 
 @dataclasses.dataclass(frozen=True)
@@ -24,6 +26,8 @@ class SkyjoRules(RulesBase):
       the highest sum of the two first face-up cards (default off).
     - ``closer_doubling``: the closer's positive round score is doubled unless strictly
       the lowest (default on).
+    - ``turn_limit``: safeguard: a round that reaches this many turns ends at once, scored
+      as usual but with no doubling, and counts as blocked (default 1000).
     """
 
     game: ClassVar[str] = "skyjo"
@@ -33,6 +37,7 @@ class SkyjoRules(RulesBase):
     rows_rule: bool = False
     closer_starts_next: bool = False
     closer_doubling: bool = True
+    turn_limit: int = 1000
 
     def validate(self) -> None:
         check_int("players", self.players, MIN_PLAYERS, MAX_PLAYERS)
@@ -40,3 +45,4 @@ class SkyjoRules(RulesBase):
         check_bool("rows_rule", self.rows_rule)
         check_bool("closer_starts_next", self.closer_starts_next)
         check_bool("closer_doubling", self.closer_doubling)
+        check_int("turn_limit", self.turn_limit, MIN_TURN_LIMIT, MAX_TURN_LIMIT)

@@ -114,6 +114,7 @@ def state_from_json(data: object) -> SkyjoState:
     state.rules = rules
     state.n = n
     state._rows = rules.rows_rule
+    state._limit = rules.turn_limit
     state.seed = _int(obj["seed"], "seed")
     state.rng = Rng.from_state(_int(obj["rng"], "rng", 0))
     state.history = [_int(a, "history entry", 0) for a in _list(obj["history"], "history")]
@@ -165,6 +166,8 @@ def state_from_json(data: object) -> SkyjoState:
         raise SerializationError(f"skyjo state: need {n} totals")
     state.totals = [_int(t, "total") for t in totals]
     state.turns = _int(obj["turns"], "turns", 0)
+    if phase != "over" and state.turns >= rules.turn_limit:
+        raise SerializationError("skyjo state: a round in play is below the turn limit")
     reshuffled = obj["reshuffled"]
     if not isinstance(reshuffled, bool):
         raise SerializationError("skyjo state: 'reshuffled' is a boolean")
@@ -178,10 +181,20 @@ def state_from_json(data: object) -> SkyjoState:
         winners = tuple(_int(w, "round winner", 0, n - 1) for w in _list(item["winners"], "w"))
         if len(points) != n:
             raise SerializationError(f"skyjo state: need {n} round points")
-        state.finished.append(RoundResult(points, winners, _int(item["turns"], "round turns", 0)))
-        state.closers.append(_int(item["closer"], "round closer", 0, n - 1))
+        # "blocked" (a round ended by the turn limit) is absent from older snapshots.
+        blocked = item.get("blocked", False)
+        if not isinstance(blocked, bool):
+            raise SerializationError("skyjo state: a round's 'blocked' is a boolean")
+        turns = _int(item["turns"], "round turns", 0)
+        state.finished.append(RoundResult(points, winners, turns, blocked))
+        closer = _seat_or_none(item["closer"], "round closer", n)
+        if closer is None and not blocked:
+            raise SerializationError("skyjo state: only a blocked round may have no closer")
+        state.closers.append(closer)
         if not isinstance(item["doubled"], bool):
             raise SerializationError("skyjo state: 'doubled' is a boolean")
+        if item["doubled"] and blocked:
+            raise SerializationError("skyjo state: nobody is doubled in a blocked round")
         state.doubled.append(item["doubled"])
     if state.census() != layout.deck():
         raise SerializationError("skyjo state: cards are not the 150 cards of the deck")

@@ -28,6 +28,7 @@ from .events import (
     RowRemoved,
     StarterChosen,
     TookDiscard,
+    TurnLimitReached,
 )
 from .moves import (
     DISCARD_AND_REVEAL,
@@ -84,11 +85,12 @@ class SkyjoState(GameState[Move]):
     hand: int | None
     totals: list[int]
     finished: list[RoundResult]
-    closers: list[int]
+    closers: list[int | None]
     doubled: list[bool]
     turns: int
     reshuffled: bool
     _rows: bool
+    _limit: int
 
     # --- construction -----------------------------------------------------
     @classmethod
@@ -100,6 +102,7 @@ class SkyjoState(GameState[Move]):
         state.rng = Rng(seed)
         state.n = rules.players
         state._rows = rules.rows_rule
+        state._limit = rules.turn_limit
         state.round = 0
         state.starter = None
         state.closer = None
@@ -338,8 +341,9 @@ class SkyjoState(GameState[Move]):
     def _choose_starter(self, events: list[Event] | None) -> None:
         n = self.n
         sums = tuple(self.face_up_sum(seat) for seat in range(n))
-        if self.rules.closer_starts_next and self.closers:
-            starter = self.closers[-1]
+        last = self.closers[-1] if self.closers else None
+        if self.rules.closer_starts_next and last is not None:
+            starter = last
             reason = "ended the previous round"
         else:
             first = 0 if self.starter is None else (self.starter + 1) % n
@@ -370,14 +374,20 @@ class SkyjoState(GameState[Move]):
             following = 0
         if following == self.closer:
             self._end_round(events)
+        elif self.turns >= self._limit:
+            if events is not None:
+                events.append(TurnLimitReached(self.round, self.turns))
+            self._end_round(events, limited=True)
         else:
             self.player = following
             self.phase = TURN
 
-    def _end_round(self, events: list[Event] | None) -> None:
+    def _end_round(self, events: list[Event] | None, limited: bool = False) -> None:
+        """Reveal, remove lines, score. ``limited``: the round reached ``turn_limit``
+        (there may be no closer yet; nobody is doubled; the round counts as blocked)."""
         n = self.n
         closer = self.closer
-        assert closer is not None
+        assert closer is not None or limited
         for seat in range(n):
             if events is not None:
                 hidden = self.down[seat] & self.present[seat]
@@ -391,10 +401,12 @@ class SkyjoState(GameState[Move]):
                     self._check_row(seat, row, events)
         raw = [self.grid_sum(seat) for seat in range(n)]
         points = raw[:]
-        others = min(raw[seat] for seat in range(n) if seat != closer)
-        doubled = self.rules.closer_doubling and raw[closer] > 0 and raw[closer] >= others
-        if doubled:
-            points[closer] *= 2
+        doubled = False
+        if closer is not None and not limited and self.rules.closer_doubling:
+            others = min(raw[seat] for seat in range(n) if seat != closer)
+            doubled = raw[closer] > 0 and raw[closer] >= others
+            if doubled:
+                points[closer] *= 2
         for seat in range(n):
             self.totals[seat] += points[seat]
         low = min(points)
@@ -403,6 +415,7 @@ class SkyjoState(GameState[Move]):
                 tuple(points),
                 tuple(seat for seat in range(n) if points[seat] == low),
                 self.turns,
+                limited,
             )
         )
         self.closers.append(closer)
@@ -425,7 +438,8 @@ class SkyjoState(GameState[Move]):
             return None
         low = min(self.totals)
         winners = tuple(seat for seat in range(self.n) if self.totals[seat] == low)
-        return Result(winners, tuple(self.totals))
+        blocked = any(finished.blocked for finished in self.finished)
+        return Result(winners, tuple(self.totals), blocked)
 
     def rounds(self) -> list[RoundResult]:
         return list(self.finished)
