@@ -6,6 +6,7 @@
     python scripts/expert_experiments.py oracle-danger --games 400 --stock 10
     python scripts/expert_experiments.py expert-discard --games 200 --set horizon=3 \
         --set iterations=32 --set z=2
+    python scripts/expert_experiments.py expert-ties --games 200 --seed 8
     python scripts/expert_experiments.py expert --games 200 --set horizon=2 --set z=1.5
 
 Game ``i`` is dealt from ``game_seed(seed, i // 2)`` with the variant in seat
@@ -35,6 +36,11 @@ Fair variants use only what the seat sees:
 - ``expert-discard``: the same paired, guarded comparison, run only where ``hard``
   would end its turn with a discard (candidates: every distinct play, the
   ``discards`` best discards).
+- ``expert-ties``: the paired comparison as a tie-break: only the moves ``hard``
+  itself values within ``margin`` (plays: the best line each first play starts,
+  default 3.0) or ``dmargin`` (discards: ``discard_options`` scores, default 0.5)
+  of its best are compared with its move, ``iterations`` re-deals (24), ``horizon``
+  turns (3), an alternative taken above ``z`` standard errors (1.0).
 """
 
 from __future__ import annotations
@@ -46,7 +52,7 @@ from multiprocessing import Pool
 from typing import Any
 
 from cardtable.bots import skipbo_expert, skipbo_hard
-from cardtable.bots.montecarlo import Budget, improve
+from cardtable.bots.montecarlo import Budget, compare, improve
 from cardtable.bots.skipbo_expert import SkipBoExpert, _skipbo_progress, skipbo_candidates
 from cardtable.bots.skipbo_hard import HardBot, PlanFollowingBot, _Planner
 from cardtable.core import GameState, Rng
@@ -213,6 +219,69 @@ class DiscardExpert(SkipBoExpert):
         return improve(first, self.compare(state, first, rng.spawn()), self.z)
 
 
+# --- fair: Monte-Carlo as a tie-break where hard's own values are close -------------
+class _ScoringPlanner(_Planner):
+    """``hard``'s planner that also keeps the best value of each first play (None: stop)."""
+
+    def __init__(self, state: SkipBoState, seat: int) -> None:
+        super().__init__(state, seat)
+        self.by_first: dict[tuple[int, int] | None, float] = {}
+
+    def _record(
+        self, score: float, first: tuple[int, int] | None, last: tuple[int, int] | None = None
+    ) -> None:
+        if score > self.by_first.get(first, -1e18):
+            self.by_first[first] = score
+        super()._record(score, first, last)
+
+
+class TieBreakExpert(SkipBoExpert):
+    """Compares, on re-deals, only the moves ``hard`` values within ``margin`` of its own."""
+
+    def __init__(self, budget: Budget, horizon: int, z: float, margin: float, dmargin: float):
+        super().__init__(budget, horizon=horizon, z=z, discards=4)
+        self.margin = margin
+        self.dmargin = dmargin
+
+    def choose(self, state: GameState[Any], rng: Rng) -> int:
+        assert isinstance(state, SkipBoState)
+        first = self.hard.choose(state, rng)
+        legal = state.legal_actions()
+        if STOCK_BASE <= first < DISCARD_PLAY_BASE or len(legal) == 1:
+            return first
+        seat = state.current
+        if first >= DISCARD_BASE:
+            ranked = skipbo_hard.discard_options(state, seat, legal)
+            close = [a for score, a in ranked if score >= ranked[0][0] - self.dmargin]
+        else:
+            planner = _ScoringPlanner(state, seat)
+            planner.search()
+            best = max(planner.by_first.values())
+            close = []
+            for move, score in planner.by_first.items():
+                if move is None or score < best - self.margin:
+                    continue
+                action = HardBot._action(state, move)
+                if action in legal:
+                    close.append(action)
+        alternatives = [a for a in dict.fromkeys(close) if a != first]
+        if not alternatives:
+            return first
+        policies = [PlanFollowingBot() for _ in range(state.n)]
+        results = compare(
+            state,
+            seat,
+            first,
+            alternatives,
+            policies,
+            _skipbo_progress,
+            self._over,
+            self.budget,
+            rng.spawn(),
+        )
+        return improve(first, results, self.z)
+
+
 # --- variants -------------------------------------------------------------------------
 def variant(name: str, params: dict[str, float]) -> Any:
     if name == "oracle-mc":
@@ -238,6 +307,14 @@ def variant(name: str, params: dict[str, float]) -> Any:
             horizon=int(params.get("horizon", 4)),
             z=params.get("z", 2.0),
             discards=int(params.get("discards", 4)),
+        )
+    if name == "expert-ties":
+        return TieBreakExpert(
+            Budget(iterations=int(params.get("iterations", 24)), milliseconds=None),
+            horizon=int(params.get("horizon", 3)),
+            z=params.get("z", 1.0),
+            margin=params.get("margin", 3.0),
+            dmargin=params.get("dmargin", 0.5),
         )
     raise KeyError(name)
 
