@@ -101,3 +101,40 @@ async def _screens(game_name: str, options: dict[str, object], lang: str) -> Non
         texts.append(app.final_page(view).plain)
         assert all("{" not in text for text in texts)
         assert len(app.key_bar().plain) <= 78
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_round_ended_by_the_turn_limit_is_told_in_every_language(lang: str) -> None:
+    from cardtable.skyjo.moves import DRAW, EXCHANGE
+    from cardtable.skyjo.state import SETUP, TURN, SkyjoState
+    from cardtable.tui.app import SkyjoApp
+
+    game = get_game("skyjo")
+    state = game.new_state(game.rules_from_json({"players": 2, "turn_limit": 100}), 2)
+    assert isinstance(state, SkyjoState)
+    words = Words(lang, "skyjo", ["You", "P2"])
+    lines: list[str] = []
+    ended: dict[str, object] = {}
+    while not ended:
+        legal = state.legal_actions()
+        if state.phase == SETUP:
+            action = legal[0]
+        elif state.phase == TURN:
+            action = DRAW
+        else:  # never a face-down position: nobody goes out
+            seat = state.player
+            up = [a for a in legal if EXCHANGE <= a < EXCHANGE + 12]
+            action = next(a for a in up if not state.down[seat] >> (a - EXCHANGE) & 1)
+        for event in state.apply_action(action).to_json()["events"]:
+            line = words.event(event)
+            if line is not None:
+                lines.append(line)
+            if event["type"] == "RoundEnded":
+                ended = event
+    assert ended["closer"] is None
+    limit = words("event.skyjo.turn_limit", round=1, turns=100)
+    assert limit in lines and words("event.skyjo.round_ended_limit", round=1) in lines
+    assert all("{" not in line and "event." not in line for line in lines)
+    app = make_app(LocalGame(game, state.rules, 2, ["greedy"], pause=0), lang)
+    assert isinstance(app, SkyjoApp)
+    assert app.round_heading(ended).plain == words("skyjo.turn_limit_reached")

@@ -17,9 +17,10 @@ PettingZoo's own classic envs are (``AssertOutOfBoundsWrapper`` and
 - at the end of the game every agent is terminated; terminated agents are then
   stepped with ``None`` and leave ``agents`` one by one. There is no truncation unless
   ``max_steps`` is set: after that many actions (all agents together) an unfinished
-  game truncates every agent (no reward is paid for it). Skip-Bo ends every game
-  (its ``turn_limit`` safeguard); Skyjo does not when a policy never turns its last
-  cards up (e.g. always exchanging at a face-up position);
+  game truncates every agent (no reward is paid for it). Both games end every game
+  by themselves through their ``turn_limit`` safeguards (a round reaching it is
+  blocked), but a policy that never goes out makes Skyjo games very long, so
+  ``max_steps`` is worth setting while a policy learns;
 - an illegal action raises :class:`cardtable.core.IllegalMoveError` and changes
   nothing (mask the policy's choice with ``action_mask``).
 

@@ -606,6 +606,8 @@ class SkyjoApp(TableApp):
 
     def round_heading(self, event: JSON) -> Text:
         w = self.words
+        if event["closer"] is None:
+            return Text(w("skyjo.turn_limit_reached"))
         heading = Text(w("skyjo.closed_by", who=w.who(event["closer"])))
         if event["doubled"]:
             heading.append(" " + w("skyjo.doubled"), style="bold red")

@@ -223,7 +223,12 @@ class Words:
     def _skyjo_FinalTurns(self, e: JSON) -> str:  # noqa: N802
         return self("event.skyjo.final_turns", who=self.who(e["closer"]))
 
+    def _skyjo_TurnLimitReached(self, e: JSON) -> str:  # noqa: N802
+        return self("event.skyjo.turn_limit", round=e["round"], turns=e["turns"])
+
     def _skyjo_RoundEnded(self, e: JSON) -> str:  # noqa: N802
+        if e["closer"] is None:  # the round reached the turn limit; nobody went out
+            return self("event.skyjo.round_ended_limit", round=e["round"])
         key = "event.skyjo.round_ended_doubled" if e["doubled"] else "event.skyjo.round_ended"
         return self(key, round=e["round"], who=self.who(e["closer"]))
 

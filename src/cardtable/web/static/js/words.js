@@ -36,6 +36,7 @@ function skyjo(event, name) {
     case "RowRemoved": return t("web.log.skyjo.row", { name: who, card: event.card, row: event.row + 1 });
     case "Reshuffled": return t("web.log.skyjo.reshuffled", { count: event.count });
     case "FinalTurns": return t("web.log.skyjo.final_turns", { name: name(event.closer) });
+    case "TurnLimitReached": return t("web.log.skyjo.turn_limit", { round: event.round, turns: event.turns });
     case "RoundEnded":
       return t("web.log.skyjo.round_ended", { round: event.round, points: event.points.map((p, s) => `${name(s)} ${p}`).join(", ") })
         + (event.doubled ? ` ${t("web.log.skyjo.doubled", { name: name(event.closer) })}` : "");
