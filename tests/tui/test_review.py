@@ -79,25 +79,8 @@ def test_the_reviewing_state_and_a_refusal_are_shown() -> None:
     assert "Analyse de vos coups… 3 sur 24" in app.review_page().plain
     app.review_job = ReviewJob(error="x")
     assert app.review_page().plain.endswith("x")
-    page = app.review_text(
-        {
-            "measure": "round_points",
-            "reviewed": 1,
-            "decisions": 2,
-            "best_moves": 0,
-            "worst": [7],
-            "moves": [
-                {
-                    "number": 7,
-                    "cost": 2.3,
-                    "played_move": {"type": "take_discard"},
-                    "best_move": {"type": "draw"},
-                    "reason": "draws an unknown card",
-                    "reason_parts": [{"key": "advice.skyjo.draws", "params": {}}],
-                }
-            ],
-        }
-    )
+    draws = {"key": "advice.skyjo.draws", "params": {}}
+    page = app.review_text(_one_move_review(reason_parts=[draws]))
     text = page.plain
     assert "Coup 7 : prendre la carte de la défausse" in text
     assert "Ce coup vous a coûté environ 2,3 points." in text
@@ -106,23 +89,27 @@ def test_the_reviewing_state_and_a_refusal_are_shown() -> None:
     assert "draws" not in text
 
     # A server sending only the English reason (an older one): no English line in French.
-    review = {
+    assert "Pourquoi" not in app.review_text(_one_move_review()).plain
+
+
+def _one_move_review(**move_fields: object) -> dict[str, object]:
+    """A Skyjo review message with one costly move: taking the discard instead of drawing."""
+    move = {
+        "number": 7,
+        "cost": 2.3,
+        "played_move": {"type": "take_discard"},
+        "best_move": {"type": "draw"},
+        "reason": "draws an unknown card",
+        **move_fields,
+    }
+    return {
         "measure": "round_points",
         "reviewed": 1,
         "decisions": 2,
         "best_moves": 0,
         "worst": [7],
-        "moves": [
-            {
-                "number": 7,
-                "cost": 2.3,
-                "played_move": {"type": "take_discard"},
-                "best_move": {"type": "draw"},
-                "reason": "draws an unknown card",
-            }
-        ],
+        "moves": [move],
     }
-    assert "Pourquoi" not in app.review_text(review).plain
 
 
 def test_no_review_before_the_end() -> None:
