@@ -11,6 +11,7 @@ from .errors import (
 from .game import JSON, Event, Game, GameState, Outcome, Result, RoundResult, require_keys
 from .options import RulesBase, check_bool, check_int, check_optional_int
 from .playout import play_random
+from .refusal import Refusal, render_refusal
 from .rng import Rng
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "IllegalMoveError",
     "OptionError",
     "Outcome",
+    "Refusal",
     "Result",
     "Rng",
     "RoundResult",
@@ -36,5 +38,6 @@ __all__ = [
     "check_optional_int",
     "check_state",
     "play_random",
+    "render_refusal",
     "require_keys",
 ]

@@ -6,6 +6,10 @@ a malformed message or a bad option.
 
 from __future__ import annotations
 
+from typing import Any
+
+from .refusal import Refusal
+
 
 class CardtableError(Exception):
     """Base class of every error raised by cardtable."""
@@ -14,12 +18,28 @@ class CardtableError(Exception):
 class IllegalMoveError(CardtableError):
     """A move that the rules do not allow in the current position.
 
-    The state is left exactly as it was; ``reason`` says why in plain words.
+    The state is left exactly as it was; ``reason`` says why in plain English and
+    ``refusal``, when the game has one, says it as a catalog key and parameters
+    (see :mod:`cardtable.core.refusal`) for a client to word in its language.
     """
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, refusal: Refusal | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.refusal = refusal
+
+    @property
+    def key(self) -> str | None:
+        """The catalog key of the refusal, if the game gave one."""
+        return None if self.refusal is None else self.refusal.key
+
+    @property
+    def params(self) -> dict[str, int]:
+        """The parameters of the refusal (empty without one)."""
+        return {} if self.refusal is None else dict(self.refusal.params)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.reason, self.refusal))
 
 
 class OptionError(CardtableError, ValueError):

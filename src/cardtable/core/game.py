@@ -22,6 +22,7 @@ from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from .errors import ActionCodeError, IllegalMoveError, SerializationError
 from .options import RulesBase
+from .refusal import Refusal
 from .rng import Rng
 
 MoveT = TypeVar("MoveT", bound=Hashable)
@@ -181,6 +182,15 @@ class GameState(ABC, Generic[MoveT]):
     def explain_illegal(self, move: MoveT) -> str:
         """Why ``move`` is not legal now, in plain words."""
 
+    def explain_illegal_parts(self, move: MoveT) -> Refusal | None:
+        """:meth:`explain_illegal` as a catalog key and parameters (see
+        :mod:`cardtable.core.refusal`), or None for a game without catalog wording."""
+        return None
+
+    def illegal_move_error(self, move: MoveT) -> IllegalMoveError:
+        """The error refusing ``move``: its English reason and its :class:`Refusal`."""
+        return IllegalMoveError(self.explain_illegal(move), self.explain_illegal_parts(move))
+
     def legal_moves(self) -> list[MoveT]:
         decode = self.game.decode
         return [decode(action) for action in self.legal_actions()]
@@ -209,7 +219,7 @@ class GameState(ABC, Generic[MoveT]):
         except ActionCodeError as error:
             raise IllegalMoveError(f"not a move of {self.game.title}: {move!r}") from error
         if not self.is_legal_action(action):
-            raise IllegalMoveError(self.explain_illegal(move))
+            raise self.illegal_move_error(move)
         return self._apply(action)
 
     def apply_action(self, action: int) -> Outcome[MoveT]:
@@ -224,7 +234,7 @@ class GameState(ABC, Generic[MoveT]):
         :meth:`apply_action` without the Outcome."""
         self.game.check_action(action)
         if not self.is_legal_action(action):
-            raise IllegalMoveError(self.explain_illegal(self.game.decode(action)))
+            raise self.illegal_move_error(self.game.decode(action))
 
     # --- end ------------------------------------------------------------
     @property

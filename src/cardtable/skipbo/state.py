@@ -17,11 +17,13 @@ from ..core import (
     Game,
     GameState,
     Outcome,
+    Refusal,
     Result,
     Rng,
     RoundResult,
 )
-from .cards import BUILDING_PILES, DISCARD_PILES, HAND_SIZE, HIGHEST, new_deck, with_article
+from . import refusals
+from .cards import BUILDING_PILES, DISCARD_PILES, HAND_SIZE, HIGHEST, new_deck
 from .events import (
     Built,
     Discarded,
@@ -417,48 +419,49 @@ class SkipBoState(GameState[Move]):
 
     # -------------------------------------------------------- explanations
     def explain_illegal(self, move: Move) -> str:
+        return refusals.english(self.explain_illegal_parts(move))
+
+    def explain_illegal_parts(self, move: Move) -> Refusal:
         if self.final is not None:
-            return "the game is over"
+            return Refusal.of(refusals.GAME_OVER)
         seat = self.current
         hand = self.hands[seat]
         if getattr(move, "partner", False):
             if self.partners[seat] is None:
-                return "a partner's cards can be played only in team play"
+                return Refusal.of(refusals.PARTNER_SOLO)
             if isinstance(move, Discard) and not self.rules.discard_to_partner:
-                return "discards go onto your own discard piles (option discard_to_partner is off)"
+                return Refusal.of(refusals.PARTNER_DISCARD_OFF)
         owner = self._owner(seat, getattr(move, "partner", False))
-        whose = "your partner's" if owner != seat else "your"
+        partner = owner != seat
         if isinstance(move, PlayFromHand):
             if not hand[move.card]:
-                return f"you hold no {_plain(move.card)}"
+                return refusals.no_card(move.card)
             return self._explain_fit(move.card, move.pile)
         if isinstance(move, PlayFromStock):
             stock = self.stocks[owner]
             if not stock:
-                return f"{whose} stock pile is empty"
+                return Refusal.of(refusals.PARTNER_STOCK_EMPTY if partner else refusals.STOCK_EMPTY)
             return self._explain_fit(stock[-1], move.pile)
         if isinstance(move, PlayFromDiscard):
             pile = self.discards[owner][move.discard]
             if not pile:
-                return f"{whose} discard pile {move.discard + 1} is empty"
+                key = refusals.PARTNER_DISCARD_EMPTY if partner else refusals.DISCARD_EMPTY
+                return Refusal.of(key, discard=move.discard + 1)
             return self._explain_fit(pile[-1], move.pile)
         if isinstance(move, Discard):
             if not self.hand_sizes[seat]:
-                return "your hand is empty: end the turn instead"
-            return f"you hold no {_plain(move.card)}"
+                return Refusal.of(refusals.HAND_EMPTY)
+            return refusals.no_card(move.card)
         assert isinstance(move, EndTurn)
-        return "a turn ends by discarding a card from your hand"
+        return Refusal.of(refusals.END_TURN)
 
-    def _explain_fit(self, card: int, pile: int) -> str:
+    def _explain_fit(self, card: int, pile: int) -> Refusal:
         building = self.building[pile]
-        played = with_article(card)
         if not building:
-            return f"an empty building place takes a 1 or a Skip-Bo card, not {played}"
+            return Refusal.of(refusals.EMPTY_PLACE, card=card)
         if card == 1 and all(self.building):
-            return (
-                "all four building piles are in use: a new one can start only when one is complete"
-            )
-        return f"building pile {pile + 1} needs {with_article(len(building) + 1)}, not {played}"
+            return Refusal.of(refusals.PILES_IN_USE)
+        return Refusal.of(refusals.PILE_NEEDS, pile=pile + 1, needed=len(building) + 1, card=card)
 
     # ----------------------------------------------------- copies and views
     def clone(self) -> Self:
@@ -570,7 +573,3 @@ class SkipBoState(GameState[Move]):
         from .snapshot import state_from_json
 
         return state_from_json(cls, data)
-
-
-def _plain(card: int) -> str:
-    return "Skip-Bo card" if card == 0 else f"{card} card"

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, ClassVar, Self
 
-from ..core import JSON, Event, Game, GameState, Outcome, Result, Rng, RoundResult
+from ..core import JSON, Event, Game, GameState, Outcome, Refusal, Result, Rng, RoundResult
 from . import cards as layout
+from . import refusals
 from .events import (
     CardRevealed,
     ColumnRemoved,
@@ -182,33 +183,35 @@ class SkyjoState(GameState[Move]):
         return False
 
     def explain_illegal(self, move: Move) -> str:
+        return refusals.english(self.explain_illegal_parts(move), str(move))
+
+    def explain_illegal_parts(self, move: Move) -> Refusal:
         phase = self.phase
         if phase == OVER:
-            return "the game is over"
+            return Refusal.of(refusals.GAME_OVER)
         if phase == SETUP:
             if not isinstance(move, Reveal):
-                return "the round has not started: each player first turns two cards face up"
+                return Refusal.of(refusals.SETUP_FIRST)
         elif phase == TURN:
             if isinstance(move, Reveal):
-                return "cards are turned up freely only at set-up; draw or take the discard first"
+                return Refusal.of(refusals.SETUP_ONLY)
             if not isinstance(move, DrawFromDeck | TakeDiscard):
-                return "first draw from the draw pile or take the top of the discard pile"
+                return Refusal.of(refusals.DRAW_FIRST)
         elif phase == DRAWN:
             if isinstance(move, DrawFromDeck | TakeDiscard):
-                return "you already hold the drawn card: exchange it, or discard it and reveal"
+                return Refusal.of(refusals.ALREADY_HOLDING)
             if isinstance(move, Reveal):
-                return "to turn a card up now, discard the drawn card (discard and reveal)"
+                return Refusal.of(refusals.DISCARD_TO_REVEAL)
         elif phase == TAKEN and not isinstance(move, Exchange):
-            return "you must exchange the card taken from the discard pile"
+            return Refusal.of(refusals.MUST_EXCHANGE)
         seat = self.player
         pos = getattr(move, "pos", None)
         if isinstance(pos, int) and 0 <= pos < SLOTS:
-            where = f"position {pos} ({layout.position_name(pos)})"
             if not self.present[seat] >> pos & 1:
-                return f"{where} is empty: its cards were removed"
+                return refusals.at(refusals.EMPTY_POSITION, pos)
             if not self.down[seat] >> pos & 1:
-                return f"{where} is already face up"
-        return f"{move} is not legal now"
+                return refusals.at(refusals.FACE_UP, pos)
+        return Refusal.of(refusals.NOT_LEGAL)
 
     def _apply(self, action: int) -> Outcome[Move]:
         seat = self.player
