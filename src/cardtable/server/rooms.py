@@ -66,6 +66,20 @@ def option_refused(error: OptionError) -> RoomError:
     return RoomError("bad_options", str(error), {"field": error.field, "allowed": error.allowed})
 
 
+def refusal_fields(error: IllegalMoveError, move: JSON) -> JSON:
+    """The facts of an ``illegal_move`` reply besides its English ``reason``: the refused
+    move in its JSON form (``move``) and, from the engine, the refusal as a catalog key
+    and parameters (``reason_key``, ``reason_params``) for a client to word it in its
+    player's language (see :mod:`cardtable.core.refusal`)."""
+    if error.refusal is None:
+        return {"move": move}
+    return {
+        "reason_key": error.refusal.key,
+        "reason_params": dict(error.refusal.params),
+        "move": move,
+    }
+
+
 @dataclasses.dataclass
 class Seat:
     kind: str  # "human" or "bot"
@@ -518,7 +532,8 @@ class Room:
         try:
             outcome = state.apply_action(action)
         except IllegalMoveError as error:
-            raise RoomError("illegal_move", error.reason) from None
+            move = self.game.decode(action).to_json()
+            raise RoomError("illegal_move", error.reason, refusal_fields(error, move)) from None
         result = state.result()
         version = self.version + 1
         await self.table.storage.record_move(
