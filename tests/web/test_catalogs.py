@@ -69,3 +69,15 @@ def test_the_page_gets_the_advisor_s_reasons_in_its_catalog(lang):
     merged = browser_catalog(lang)
     assert advice <= set(merged)
     assert all(merged[key] == common_catalog(lang)[key] for key in advice)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_page_gets_the_refusals_in_its_catalog(lang):
+    # A refused move is worded from these shared keys (the server sends reason_key).
+    refusals = {key for key in common_catalog("en") if key.startswith("refusal.")}
+    assert {"refusal.skipbo.card_a", "refusal.skyjo.setup_first"} <= refusals
+    merged = browser_catalog(lang)
+    assert all(merged[key] == common_catalog(lang)[key] for key in refusals)
+    # The keys the page names itself are among them.
+    used = set(re.findall(r'"(refusal\.[a-z0-9_.]*[a-z0-9_])"', _js()))
+    assert used and used <= refusals

@@ -2,12 +2,12 @@
 import { api, forgetSeat, playerName, rememberName, rememberSeat, seatFor } from "./api.js";
 import { Connection } from "./conn.js";
 import { announce, h, toast } from "./dom.js";
-import { language, t } from "./i18n.js";
+import { has, language, t } from "./i18n.js";
 import { optionFields, optionLabel } from "./options.js";
 import { fly, Picker } from "./play.js";
 import * as skipbo from "./skipbo.js";
 import * as skyjo from "./skyjo.js";
-import { describe, moveText, reasonText } from "./words.js";
+import { describe, moveText, reasonText, refusalText } from "./words.js";
 
 const GAMES = { skipbo, skyjo };
 const LOG_LIMIT = 300;
@@ -30,6 +30,8 @@ export function errorText(data) {
     "not_in_lobby", "seat_taken", "seat_unavailable", "rate_limited", "bad_token", "hint_busy",
     "not_finished", "not_a_player", "review_busy", "no_review"];
   const head = known.includes(code) ? t(key) : t("web.error.unknown");
+  // A refused move says why in the page's language (a key we know); other refusals in English.
+  if (data.reason_key && has(data.reason_key)) return `${head} (${refusalText(data.reason_key, data.reason_params, data.move)})`;
   return data.reason ? `${head} (${data.reason})` : head;
 }
 

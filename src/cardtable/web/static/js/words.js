@@ -18,6 +18,23 @@ function reasonParams(params, name) {
   return shown;
 }
 
+// A move the engine refused (the server's `reason_key`, `reason_params` and `move`) in the
+// page's language. As every client does (cardtable.core.refusal): `card` and `needed` are
+// Skip-Bo cards named with their article, and `{move}` is the refused move in words.
+export function refusalText(key, params, move) {
+  const shown = {};
+  for (const [name, value] of Object.entries(params || {})) {
+    shown[name] = name === "card" || name === "needed" ? t(cardKey(value), { value }) : String(value);
+  }
+  shown.move = move ? moveText(key.split(".")[1], move) : "";
+  return t(key, shown);
+}
+
+function cardKey(card) {
+  if (card === 0) return "refusal.skipbo.card_wild";
+  return card === 8 || card === 11 ? "refusal.skipbo.card_an" : "refusal.skipbo.card_a";
+}
+
 function names(seats, name) {
   return seats.map(name).join(", ");
 }
