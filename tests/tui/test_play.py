@@ -63,6 +63,28 @@ async def test_refused_moves_are_explained() -> None:
 
 
 @run
+async def test_a_refused_move_is_told_in_the_player_s_language() -> None:
+    app = local_app("skyjo", {"players": 2}, seed=3, lang="fr")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("d")  # drawing during the set-up is refused by the engine
+        assert app.message == (
+            "Refusé : la manche n'a pas commencé : chaque joueur retourne d'abord deux cartes"
+        ), app.message
+    app = local_app("skipbo", {"players": 2, "stock_size": 5, "first_player": 0}, 2, lang="it")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        hand = app.source.view()["hand"]
+        slot = next(i for i, card in enumerate(hand) if card not in (0, 1))
+        await pilot.press(str(slot + 1), "a")  # onto an empty building pile
+        assert app.message == (
+            "Rifiutato: un nuovo mazzo di costruzione inizia con un 1 o una carta Skip-Bo, "
+            f"non con un {hand[slot]}"
+        ), app.message
+        assert not state_of(app).history
+
+
+@run
 async def test_skipbo_selection_highlights_and_refusals() -> None:
     app = local_app("skipbo", {"players": 2, "stock_size": 5, "first_player": 0}, seed=2)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -212,3 +212,26 @@ def test_the_hint_key_asks_the_server(server: str, tmp_path: Path) -> None:
         await source.close()
 
     asyncio.run(go())
+
+
+def test_a_refusal_from_the_server_is_told_in_german(server: str, tmp_path: Path) -> None:
+    created = _skyjo_room(server)
+    code = created["code"]
+
+    async def go() -> None:
+        source = await RemoteGame.join(f"{server}/r/{code}", name="Tui", store=tmp_path / "s.json")
+        starter = asyncio.create_task(_host_starts(server, code, created["host_token"]))
+        await source.start(timeout=15)
+        await starter
+        app = make_app(source, "de")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _settle(pilot, app)
+            assert source.view()["phase"] == "setup"
+            await pilot.press("d")  # drawing during the set-up: the engine refuses it
+            assert app.message == (
+                "Nicht erlaubt: die Runde hat noch nicht begonnen: "
+                "alle decken zuerst zwei Karten auf"
+            ), app.message
+        await source.close()
+
+    asyncio.run(go())

@@ -514,7 +514,11 @@ class TableApp(App[None]):
         try:
             await self.source.submit(move)
         except MoveRefusedError as refused:
-            self.say(self.words("msg.refused", reason=refused.reason))
+            # In our language when the engine gave its catalog key (one we know).
+            refusal, reason = refused.refusal, refused.reason
+            if refusal is not None and self.words.has(refusal.key):
+                reason = self.words.refusal(refusal, refused.move)
+            self.say(self.words("msg.refused", reason=reason))
             self.redraw()
             return False
         self.message = ""

@@ -34,7 +34,7 @@ from typing import Any
 import websockets
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
-from ..core import JSON, Game
+from ..core import JSON, Game, Refusal
 from ..games import get_game
 from .source import GameSource, Hint, MoveRefusedError, Notify, RefusedError, Update
 
@@ -351,7 +351,13 @@ class RemoteGame(GameSource):
             {"type": "move", "token": self.token, "version": self.version, "move": move.to_json()},
         )
         if answer["type"] == "error":
-            raise MoveRefusedError(answer["reason"])
+            key = answer.get("reason_key")
+            refusal = (
+                None
+                if key is None
+                else Refusal.from_json({"key": key, "params": answer.get("reason_params")})
+            )
+            raise MoveRefusedError(answer["reason"], refusal, move.to_json())
 
     async def hint(self) -> Hint | None:
         """The server's move advisor for our seat (first of its ranked moves)."""

@@ -26,15 +26,21 @@ from ..bots.review import (
     review_message,
     table_review_seed,
 )
-from ..core import JSON, Game, GameState, IllegalMoveError, Rng, RulesBase
+from ..core import JSON, Game, GameState, IllegalMoveError, Refusal, Rng, RulesBase
 
 
 class MoveRefusedError(Exception):
-    """The game refused a move; ``reason`` says why in plain words."""
+    """The game refused a move; ``reason`` says why in plain English. When the engine
+    refused it, ``refusal`` says the same as a catalog key and parameters and ``move`` is
+    the refused move (its JSON form), so that the app words it in the player's language."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(
+        self, reason: str, refusal: Refusal | None = None, move: JSON | None = None
+    ) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.refusal = refusal
+        self.move = move
 
 
 class RefusedError(Exception):
@@ -240,7 +246,7 @@ class LocalGame(GameSource):
         try:
             outcome = self.state.apply(move)
         except IllegalMoveError as error:
-            raise MoveRefusedError(error.reason) from error
+            raise MoveRefusedError(error.reason, error.refusal, move.to_json()) from error
         if self._notify is not None:
             self._notify(Update(self.view(), outcome.to_json()))
         self._wake.set()

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..bots.advisor import ReasonPart, render_reason
+from ..core import Refusal, render_refusal
 from ..i18n import FALLBACK, catalog, translate
 
 JSON = dict[str, Any]
@@ -94,6 +95,11 @@ class Words:
         """A reason of the move advisor (its ``reason_parts`` JSON form) in words: seats
         by their names here."""
         return render_reason((ReasonPart.from_json(part) for part in parts), self, self.who)
+
+    # --- refused moves ------------------------------------------------------
+    def refusal(self, refusal: Refusal, move: JSON | None = None) -> str:
+        """Why the engine refused ``move`` (its JSON form), in words."""
+        return render_refusal(refusal, self, "" if move is None else self.move(move))
 
     # --- events -----------------------------------------------------------
     def event(self, event: JSON) -> str | None:
