@@ -38,14 +38,17 @@ removed, the discard pile, the held card, the draw pile's size; exactly
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..core import GameState, Rng
-from ..skyjo.cards import COLS, DECK_COUNTS, MASK_POSITIONS, SLOTS
+from ..skyjo.cards import COLS, DECK_COUNTS, HIGHEST, LOWEST, MASK_POSITIONS, SLOTS
 from ..skyjo.moves import DISCARD_AND_REVEAL, DRAW, EXCHANGE, TAKE_DISCARD
 from ..skyjo.state import DRAWN, SETUP, TAKEN, TURN, SkyjoState
 
 _VALUES = tuple(sorted(DECK_COUNTS))
+#: The deck's count of each value, indexed by ``value - LOWEST``.
+_DECK_COUNTS = tuple(DECK_COUNTS.get(v, 0) for v in range(LOWEST, HIGHEST + 1))
+_SQRT2 = math.sqrt(2.0)
 Cell = int | None  # a face-up value, or None for a face-down card
 Column = tuple[Cell, Cell, Cell]
 
@@ -84,25 +87,57 @@ class NaiveBot:
         return DISCARD_AND_REVEAL + downs[rng.below(len(downs))]
 
 
+class _Spot(NamedTuple):
+    """A present own position and what valuing a card there needs."""
+
+    pos: int
+    col: int
+    row: int
+    cells: Column  # its column now
+    before: float  # the value of that column now
+    deny: float | None  # denial of the face-up card there; None when face down
+    closes: bool  # a card there ends the round (the last face-down one)
+
+
+def _with_card(cells: Column, row: int, card: int) -> Column:
+    """``cells`` with ``card`` in ``row``."""
+    if row == 0:
+        return (card, cells[1], cells[2])
+    if row == 1:
+        return (cells[0], card, cells[2])
+    return (cells[0], cells[1], card)
+
+
 class _Model:
-    """What one seat knows, and the values the decision needs."""
+    """What one seat knows, and the values the decision needs.
+
+    Everything that does not depend on the card being valued is worked out once per
+    model and kept: the value of each own column, the denial of each card, the value
+    of turning up each face-down card, and the opponents' estimates for going out.
+    """
 
     def __init__(self, state: SkyjoState, seat: int, bot: HardBot) -> None:
         self.state = state
         self.seat = seat
         self.bot = bot
-        counts = dict(DECK_COUNTS)
+        # counts[value - LOWEST]: how many cards of each value nobody has seen.
+        counts = list(_DECK_COUNTS)
+        cards = state.cards
         for owner in range(state.n):
             base = owner * SLOTS
             for p in MASK_POSITIONS[state.present[owner] & ~state.down[owner]]:
-                counts[state.cards[base + p]] -= 1
+                counts[cards[base + p] - LOWEST] -= 1
         for card in state.discard:
-            counts[card] -= 1
+            counts[card - LOWEST] -= 1
         if state.hand is not None:
-            counts[state.hand] -= 1
-        total = sum(counts.values())
+            counts[state.hand - LOWEST] -= 1
+        total = sum(counts)
         self.pool = total
-        self.probs = [(v, counts[v] / total) for v in _VALUES if counts[v] > 0] if total else []
+        self.probs = (
+            [(v, counts[v - LOWEST] / total) for v in _VALUES if counts[v - LOWEST] > 0]
+            if total
+            else []
+        )
         self.counts = counts
         self.mean = sum(v * p for v, p in self.probs) if total else 760 / 150
         self.var = sum(p * (v - self.mean) ** 2 for v, p in self.probs) if total else 15.0
@@ -111,6 +146,55 @@ class _Model:
         self.columns: list[Column | None] = [self.column(seat, col) for col in range(COLS)]
         self.memo: dict[Column, float] = {}
         self.hidden = (state.down[seat] & state.present[seat]).bit_count()
+        self.now = self.own_value()
+        # Filled on first use: denial per card, reveal value per column, closing
+        # value per score, and the opponents' (estimate, spread) with the nearest.
+        self.denials: dict[int, float] = {}
+        self.reveals: dict[Column, float] = {}
+        self.closings: dict[float, float] = {}
+        self.rivals: list[tuple[float, float]] | None = None
+        self.nearest = math.inf
+        self.best_reveal: float | None = None
+        # The next player's grid, for the denial of a discard: face-up cards, whether
+        # any is face down, and the values on exactly two face-up cards of a column.
+        other = (seat + 1) % state.n
+        other_base = other * SLOTS
+        self.next_up = [
+            cards[other_base + p] for p in MASK_POSITIONS[state.present[other] & ~state.down[other]]
+        ]
+        self.next_down = bool(state.down[other] & state.present[other])
+        self.next_pairs: set[int] = set()
+        for col in range(COLS):
+            cells = self.column(other, col)
+            if cells is not None:
+                self.next_pairs.update(v for v in cells if v is not None and cells.count(v) == 2)
+        # Every present own position, with what valuing a card there needs.
+        down = state.down[seat]
+        base = seat * SLOTS
+        self.spots: list[_Spot] = []
+        for pos in MASK_POSITIONS[state.present[seat]]:
+            col = pos % COLS
+            cells = self.columns[col]
+            assert cells is not None
+            face_down = bool(down >> pos & 1)
+            self.spots.append(
+                _Spot(
+                    pos,
+                    col,
+                    pos // COLS,
+                    cells,
+                    self.col_value(cells),
+                    None if face_down else self.denial(cards[base + pos]),
+                    self.future and face_down and self.hidden == 1,
+                )
+            )
+        # A column is valued as a multiset of cells, so spots whose columns hold the
+        # same cells and that replace the same card value every card alike: the best
+        # value of a card needs one of them only.
+        alike: dict[tuple[Column, Cell], _Spot] = {}
+        for spot in self.spots:
+            alike.setdefault((spot.cells, spot.cells[spot.row]), spot)
+        self.distinct_spots = list(alike.values())
 
     def column(self, owner: int, col: int) -> Column | None:
         state = self.state
@@ -128,31 +212,24 @@ class _Model:
         cached = self.memo.get(cells)
         if cached is not None:
             return cached
-        known = [c for c in cells if c is not None]
-        hidden = 3 - len(known)
-        value = sum(known) + self.mean * hidden
-        if hidden == 0 and known[0] == known[1] == known[2]:
-            value = 0.0
-        elif self.future and len(known) >= 2 and self.pool:
-            for v in set(known):
-                if v >= 1 and known.count(v) == 2:
-                    third = (sum(known) - 2 * v) if hidden == 0 else self.mean
-                    chances = self.bot.pair_draws * self.counts[v] / self.pool
-                    value -= self.bot.pair_weight * (2 * v + third) * min(1.0, chances)
+        a, b, c = cells
+        hidden = (a is None) + (b is None) + (c is None)
+        total = (a or 0) + (b or 0) + (c or 0)  # the face-up cards
+        value = total + self.mean * hidden
+        if hidden <= 1:
+            # The value on exactly two face-up cells, if any (three alike come first).
+            pair = a if a in (b, c) else b if b == c else None
+            if hidden == 0 and a == b == c:
+                value = 0.0
+            elif pair is not None and pair >= 1 and self.future and self.pool:
+                third = (total - 2 * pair) if hidden == 0 else self.mean
+                chances = self.bot.pair_draws * self.counts[pair - LOWEST] / self.pool
+                value -= self.bot.pair_weight * (2 * pair + third) * min(1.0, chances)
         self.memo[cells] = value
         return value
 
     def own_value(self) -> float:
         return sum(self.col_value(c) for c in self.columns if c is not None)
-
-    def replaced(self, pos: int, card: Cell) -> tuple[int, Column]:
-        col = pos % COLS
-        cells = self.columns[col]
-        assert cells is not None
-        row = pos // COLS
-        new = list(cells)
-        new[row] = card
-        return col, (new[0], new[1], new[2])
 
     def exact_sum_after(self, col: int, cells: Column) -> float:
         total = 0.0
@@ -167,91 +244,103 @@ class _Model:
 
     def closing_value(self, score: float) -> float:
         """Value (lower is better) of ending the round with ``score`` as the closer."""
+        cached = self.closings.get(score)
+        if cached is not None:
+            return cached
         state = self.state
         bot = self.bot
+        rivals = self.rivals
+        if rivals is None:
+            rivals = self.rivals = []
+            for other in range(state.n):
+                if other == self.seat:
+                    continue
+                hidden = (state.down[other] & state.present[other]).bit_count()
+                estimate = state.face_up_sum(other) + self.mean * hidden - bot.last_turn_gain
+                spread = math.sqrt(hidden * self.var + bot.last_turn_spread)
+                self.nearest = min(self.nearest, estimate)
+                rivals.append((estimate, spread))
         p_lowest = 1.0
-        nearest = math.inf
-        for other in range(state.n):
-            if other == self.seat:
-                continue
-            hidden = (state.down[other] & state.present[other]).bit_count()
-            estimate = state.face_up_sum(other) + self.mean * hidden - bot.last_turn_gain
-            spread = math.sqrt(hidden * self.var + bot.last_turn_spread)
-            nearest = min(nearest, estimate)
+        for estimate, spread in rivals:
             # P(other ends strictly above score), integer scores.
             z = (score + 0.5 - estimate) / spread
-            p_lowest *= 0.5 * math.erfc(z / math.sqrt(2.0))
+            p_lowest *= 0.5 * math.erfc(z / _SQRT2)
         value = score
         if state.rules.closer_doubling and score > 0:
             value += (1.0 - p_lowest) * score * bot.doubling_fear(state)
-        return value - bot.close_weight * (nearest - score)
+        value -= bot.close_weight * (self.nearest - score)
+        self.closings[score] = value
+        return value
 
-    def option_value(self, pos: int, card: int | None, now: float) -> float:
-        """Change in own value when ``card`` goes to ``pos`` (None: the card there is revealed)."""
-        state = self.state
-        seat = self.seat
-        face_down = bool(state.down[seat] >> pos & 1)
-        closes = self.future and face_down and self.hidden == 1
-        col, _ = self.replaced(pos, 0)
-        before = self.col_value(self.columns[col])  # type: ignore[arg-type]
-        if card is not None:
-            _, cells = self.replaced(pos, card)
-            if closes:
-                return self.closing_value(self.exact_sum_after(col, cells)) - now
-            return self.col_value(cells) - before
+    def exchange_value(self, spot: _Spot, card: int) -> float:
+        """Change in own value when ``card`` goes to ``spot``, plus the denial of the
+        face-up card it replaces there (that card goes on the discard pile)."""
+        _, col, row, cells, before, deny, closes = spot
+        after = _with_card(cells, row, card)
+        if closes:
+            return self.closing_value(self.exact_sum_after(col, after)) - self.now
+        delta = self.col_value(after) - before
+        return delta if deny is None else delta + deny
+
+    def reveal_value(self, spot: _Spot) -> float:
+        """Expected change in own value when the face-down card at ``spot`` is turned up.
+
+        It depends on the column alone (the order of its cells does not matter, and
+        a spot where the round ends is the only face-down card), so it is kept per
+        column contents."""
+        _, col, row, cells, before, _, closes = spot
+        cached = self.reveals.get(cells)
+        if cached is not None:
+            return cached
         total = 0.0
         for value, p in self.probs:
-            _, cells = self.replaced(pos, value)
+            after = _with_card(cells, row, value)
             if closes:
-                total += p * (self.closing_value(self.exact_sum_after(col, cells)) - now)
+                total += p * (self.closing_value(self.exact_sum_after(col, after)) - self.now)
             else:
-                total += p * (self.col_value(cells) - before)
-        return total - (self.bot.reveal_bonus if self.future else 0.0)
+                total += p * (self.col_value(after) - before)
+        total -= self.bot.reveal_bonus if self.future else 0.0
+        self.reveals[cells] = total
+        return total
 
     def denial(self, card: int) -> float:
         """Cost of handing ``card`` to the next player on the discard pile."""
         if not self.future:
             return 0.0
-        state = self.state
-        other = (self.seat + 1) % state.n
-        base = other * SLOTS
-        up = state.present[other] & ~state.down[other]
-        down = state.down[other] & state.present[other]
-        best = 0.0
-        if down:
-            best = self.mean - card
-        for p in MASK_POSITIONS[up]:
-            best = max(best, state.cards[base + p] - card)
-        for col in range(COLS):
-            cells = self.column(other, col)
-            if cells is None:
-                continue
-            known = [c for c in cells if c is not None]
-            if card >= 1 and known.count(card) == 2:
-                best = max(best, 3 * card)
-        return self.bot.deny_weight * max(0.0, best - self.bot.deny_free)
+        cached = self.denials.get(card)
+        if cached is not None:
+            return cached
+        best = self.mean - card if self.next_down else 0.0
+        for up in self.next_up:
+            best = max(best, up - card)
+        if card >= 1 and card in self.next_pairs:
+            best = max(best, 3 * card)
+        value = self.bot.deny_weight * max(0.0, best - self.bot.deny_free)
+        self.denials[card] = value
+        return value
 
-    def options(self, card: int, drawn: bool, now: float) -> list[tuple[float, int]]:
+    def options(self, card: int, drawn: bool) -> list[tuple[float, int]]:
         """Every (value change, action) for a held ``card``, best first."""
-        state = self.state
-        seat = self.seat
-        base = seat * SLOTS
-        ranked = []
-        for pos in MASK_POSITIONS[state.present[seat]]:
-            delta = self.option_value(pos, card, now)
-            if not state.down[seat] >> pos & 1:
-                delta += self.denial(state.cards[base + pos])
-            ranked.append((delta, EXCHANGE + pos))
+        ranked = [(self.exchange_value(spot, card), EXCHANGE + spot.pos) for spot in self.spots]
         if drawn:
             deny = self.denial(card)
-            for pos in MASK_POSITIONS[state.down[seat] & state.present[seat]]:
-                ranked.append((self.option_value(pos, None, now) + deny, DISCARD_AND_REVEAL + pos))
+            for spot in self.spots:
+                if spot.deny is None:  # face down
+                    ranked.append((self.reveal_value(spot) + deny, DISCARD_AND_REVEAL + spot.pos))
         ranked.sort()
         return ranked
 
-    def best_with(self, card: int, drawn: bool, now: float) -> tuple[float, int]:
-        """Best (value change, action) for a held ``card``; discarding needs ``drawn``."""
-        return self.options(card, drawn, now)[0]
+    def best_with(self, card: int, drawn: bool) -> float:
+        """Value change of the best of :meth:`options` (discarding needs ``drawn``)."""
+        best = min(self.exchange_value(spot, card) for spot in self.distinct_spots)
+        if drawn:
+            if self.best_reveal is None:
+                reveals = [
+                    self.reveal_value(spot) for spot in self.distinct_spots if spot.deny is None
+                ]
+                self.best_reveal = min(reveals, default=math.inf)
+            best = min(best, self.best_reveal + self.denial(card))
+        return best
 
 
 class HardBot:
@@ -301,16 +390,14 @@ class HardBot:
 
     def ranked(self, state: SkyjoState) -> list[tuple[float, int]]:
         """Legal moves after set-up with their value change (lower is better), best first."""
-        seat = state.player
-        model = _Model(state, seat, self)
-        now = model.own_value()
+        model = _Model(state, state.player, self)
         phase = state.phase
         if phase == TURN:
-            take, _ = model.best_with(state.discard[-1], False, now)
+            take = model.best_with(state.discard[-1], False)
             draw = 0.0
             for value, p in model.probs:
-                draw += p * model.best_with(value, True, now)[0]
+                draw += p * model.best_with(value, True)
             return sorted([(take + self.take_margin, TAKE_DISCARD), (draw, DRAW)])
         card = state.hand
         assert card is not None
-        return model.options(card, phase == DRAWN, now)
+        return model.options(card, phase == DRAWN)
