@@ -6,7 +6,7 @@ import { optionFields } from "./options.js";
 import { errorText, openRoom, seatName } from "./room.js";
 import * as skipbo from "./skipbo.js";
 import * as skyjo from "./skyjo.js";
-import { describe } from "./words.js";
+import { describe, lineText } from "./words.js";
 
 const GAMES = { skipbo, skyjo };
 const app = document.getElementById("app");
@@ -159,7 +159,7 @@ async function renderReplay(code, number) {
     stage.replaceChildren(game.render(view, { me: null, name, presence: () => null, interactive: false }));
     const move = step > 0 ? log.moves[step - 1] : null;
     caption.replaceChildren(...(move
-      ? describe(log.game, move.outcome, name).map((l) => h("span", { class: "line" }, l.text))
+      ? describe(log.game, move.outcome).map((l) => h("span", { class: "line" }, lineText(l, name)))
       : [t("web.replay.deal")]));
     document.body.dataset.replayStep = String(step);
   }

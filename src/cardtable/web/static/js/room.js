@@ -7,7 +7,7 @@ import { optionFields, optionLabel } from "./options.js";
 import { fly, Picker } from "./play.js";
 import * as skipbo from "./skipbo.js";
 import * as skyjo from "./skyjo.js";
-import { describe, moveText, reasonText, refusalText } from "./words.js";
+import { describe, lineText, moveText, reasonText, refusalText } from "./words.js";
 
 const GAMES = { skipbo, skyjo };
 const LOG_LIMIT = 300;
@@ -103,7 +103,7 @@ export function openRoom(code, outer, watch = false) {
     const gameName = ctx.room.game;
     const res = await api(`/api/rooms/${code}/games/${ctx.gameNo}`);
     if (!res.ok || ctx.log.length) return;
-    ctx.log = res.data.moves.flatMap((m) => describe(gameName, m.outcome, name)).slice(-LOG_LIMIT);
+    ctx.log = res.data.moves.flatMap((m) => describe(gameName, m.outcome)).slice(-LOG_LIMIT);
     draw();
   }
 
@@ -191,10 +191,10 @@ export function openRoom(code, outer, watch = false) {
     ctx.gameNo = m.game_no;
     ctx.pending = false;
     const gameName = ctx.room.game;
-    const lines = describe(gameName, m.outcome, name);
+    const lines = describe(gameName, m.outcome);
     ctx.log.push(...lines);
     if (ctx.log.length > LOG_LIMIT) ctx.log.splice(0, ctx.log.length - LOG_LIMIT);
-    if (lines.length && m.outcome.seat !== ctx.seat) announce(lines.map((l) => l.text).join(". "));
+    if (lines.length && m.outcome.seat !== ctx.seat) announce(lines.map((l) => lineText(l, name)).join(". "));
     const game = GAMES[gameName];
     if (before) {
       const summary = game.roundSummary(before, m.outcome);
@@ -463,7 +463,8 @@ export function openRoom(code, outer, watch = false) {
       h("details", { class: "log", open: window.innerWidth > 900 },
         h("summary", {}, t("web.table.log")),
         h("ol", { class: "loglist", "aria-label": t("web.table.log") },
-          ctx.log.slice(-60).reverse().map((l) => h("li", { class: l.seat === me ? "mine" : "" }, l.text)))),
+          // Worded as drawn: a change of language words every line again.
+          ctx.log.slice(-60).reverse().map((l) => h("li", { class: l.seat === me ? "mine" : "" }, lineText(l, name))))),
       h("p", { class: "sidebuttons" },
         h("a", { href: `#/rules/${gameName}`, target: "_blank", class: "button" }, t("web.nav.rules")),
         " ",

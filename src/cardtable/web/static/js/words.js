@@ -35,70 +35,94 @@ function cardKey(card) {
   return card === 8 || card === 11 ? "refusal.skipbo.card_an" : "refusal.skipbo.card_a";
 }
 
-function names(seats, name) {
-  return seats.map(name).join(", ");
-}
+// The game log. Each line is kept as catalog keys and their parameters ({seat, parts:
+// [{key, params}]}) and worded when drawn, so a change of language words the whole log
+// again. A parameter is a number or a text shown as it is, or an object naming what
+// stands for words: {seat} a player's name, {seats} several names, {card} a Skip-Bo card
+// (the wild card has a name), {points} each player's name and points.
+const SEAT = (seat) => ({ seat });
+const CARD = (card) => ({ card });
 
-function skyjo(event, name) {
-  const who = event.seat !== undefined ? name(event.seat) : "";
+function skyjo(event) {
+  const who = event.seat !== undefined ? SEAT(event.seat) : "";
+  const where = (pos) => ({ row: Math.floor(pos / 4) + 1, col: (pos % 4) + 1 });
   switch (event.type) {
-    case "RoundDealt": return t("web.log.skyjo.round_dealt", { round: event.round });
-    case "CardRevealed": return t("web.log.skyjo.revealed", { name: who, card: event.card, row: Math.floor(event.pos / 4) + 1, col: (event.pos % 4) + 1 });
-    case "StarterChosen": return t("web.log.skyjo.starter", { name: who });
-    case "Drew": return t("web.log.skyjo.drew", { name: who, card: event.card });
-    case "TookDiscard": return t("web.log.skyjo.took", { name: who, card: event.card });
-    case "Exchanged": return t("web.log.skyjo.exchanged", { name: who, card: event.card, replaced: event.replaced, row: Math.floor(event.pos / 4) + 1, col: (event.pos % 4) + 1 });
-    case "Discarded": return t("web.log.skyjo.discarded", { name: who, card: event.card });
-    case "ColumnRemoved": return t("web.log.skyjo.column", { name: who, card: event.card, col: event.col + 1 });
-    case "RowRemoved": return t("web.log.skyjo.row", { name: who, card: event.card, row: event.row + 1 });
-    case "Reshuffled": return t("web.log.skyjo.reshuffled", { count: event.count });
-    case "FinalTurns": return t("web.log.skyjo.final_turns", { name: name(event.closer) });
-    case "TurnLimitReached": return t("web.log.skyjo.turn_limit", { round: event.round, turns: event.turns });
-    case "RoundEnded":
-      return t("web.log.skyjo.round_ended", { round: event.round, points: event.points.map((p, s) => `${name(s)} ${p}`).join(", ") })
-        + (event.doubled ? ` ${t("web.log.skyjo.doubled", { name: name(event.closer) })}` : "");
-    case "GameEnded": return t("web.log.game_won", { names: names(event.winners, name) });
-    default: return null;
-  }
-}
-
-function skipbo(event, name) {
-  const who = event.seat !== undefined ? name(event.seat) : "";
-  switch (event.type) {
-    case "RoundDealt": return t("web.log.skipbo.round_dealt", { round: event.round, name: name(event.starter) });
-    case "TurnStarted": return null;
-    case "Drew": return t("web.log.skipbo.drew", { name: who, count: event.count });
-    case "Reshuffled": return t("web.log.skipbo.reshuffled", { count: event.count });
-    case "Built": {
-      const params = { name: who, card: skipboName(event.card), pile: event.pile + 1, value: event.value, owner: name(event.owner) };
-      if (event.source === "hand") return t("web.log.skipbo.built_hand", params);
-      if (event.source === "stock") {
-        return t(event.owner === event.seat ? "web.log.skipbo.built_stock" : "web.log.skipbo.built_partner_stock", params);
-      }
-      return t(event.owner === event.seat ? "web.log.skipbo.built_discard" : "web.log.skipbo.built_partner_discard", params);
+    case "RoundDealt": return [["web.log.skyjo.round_dealt", { round: event.round }]];
+    case "CardRevealed": return [["web.log.skyjo.revealed", { name: who, card: event.card, ...where(event.pos) }]];
+    case "StarterChosen": return [["web.log.skyjo.starter", { name: who }]];
+    case "Drew": return [["web.log.skyjo.drew", { name: who, card: event.card }]];
+    case "TookDiscard": return [["web.log.skyjo.took", { name: who, card: event.card }]];
+    case "Exchanged": return [["web.log.skyjo.exchanged", { name: who, card: event.card, replaced: event.replaced, ...where(event.pos) }]];
+    case "Discarded": return [["web.log.skyjo.discarded", { name: who, card: event.card }]];
+    case "ColumnRemoved": return [["web.log.skyjo.column", { name: who, card: event.card, col: event.col + 1 }]];
+    case "RowRemoved": return [["web.log.skyjo.row", { name: who, card: event.card, row: event.row + 1 }]];
+    case "Reshuffled": return [["web.log.skyjo.reshuffled", { count: event.count }]];
+    case "FinalTurns": return [["web.log.skyjo.final_turns", { name: SEAT(event.closer) }]];
+    case "TurnLimitReached": return [["web.log.skyjo.turn_limit", { round: event.round, turns: event.turns }]];
+    case "RoundEnded": {
+      const parts = [["web.log.skyjo.round_ended", { round: event.round, points: { points: event.points } }]];
+      if (event.doubled) parts.push(["web.log.skyjo.doubled", { name: SEAT(event.closer) }]);
+      return parts;
     }
-    case "PileCompleted": return t("web.log.skipbo.completed", { pile: event.pile + 1 });
-    case "StockRevealed": return t("web.log.skipbo.stock_revealed", { name: name(event.owner), card: skipboName(event.card), count: event.remaining });
-    case "StockEmptied": return t("web.log.skipbo.stock_emptied", { name: name(event.owner) });
-    case "Discarded": return t("web.log.skipbo.discarded", { name: who, card: skipboName(event.card), pile: event.discard + 1, owner: name(event.owner) });
-    case "TurnPassed": return t("web.log.skipbo.passed", { name: who });
-    case "RoundEnded":
-      return event.blocked ? t("web.log.skipbo.round_blocked", { round: event.round })
-        : t("web.log.skipbo.round_won", { round: event.round, names: names(event.winners, name) });
-    case "GameEnded":
-      return event.blocked ? t("web.log.game_blocked") : t("web.log.game_won", { names: names(event.winners, name) });
+    case "GameEnded": return [["web.log.game_won", { names: { seats: event.winners } }]];
     default: return null;
   }
 }
 
-// Lines for one move's outcome: [{seat, text}]
-export function describe(gameName, outcome, name) {
+function skipbo(event) {
+  const who = event.seat !== undefined ? SEAT(event.seat) : "";
+  switch (event.type) {
+    case "RoundDealt": return [["web.log.skipbo.round_dealt", { round: event.round, name: SEAT(event.starter) }]];
+    case "TurnStarted": return null;
+    case "Drew": return [["web.log.skipbo.drew", { name: who, count: event.count }]];
+    case "Reshuffled": return [["web.log.skipbo.reshuffled", { count: event.count }]];
+    case "Built": {
+      const params = { name: who, card: CARD(event.card), pile: event.pile + 1, value: event.value, owner: SEAT(event.owner) };
+      if (event.source === "hand") return [["web.log.skipbo.built_hand", params]];
+      if (event.source === "stock") {
+        return [[event.owner === event.seat ? "web.log.skipbo.built_stock" : "web.log.skipbo.built_partner_stock", params]];
+      }
+      return [[event.owner === event.seat ? "web.log.skipbo.built_discard" : "web.log.skipbo.built_partner_discard", params]];
+    }
+    case "PileCompleted": return [["web.log.skipbo.completed", { pile: event.pile + 1 }]];
+    case "StockRevealed": return [["web.log.skipbo.stock_revealed", { name: SEAT(event.owner), card: CARD(event.card), count: event.remaining }]];
+    case "StockEmptied": return [["web.log.skipbo.stock_emptied", { name: SEAT(event.owner) }]];
+    case "Discarded": return [["web.log.skipbo.discarded", { name: who, card: CARD(event.card), pile: event.discard + 1, owner: SEAT(event.owner) }]];
+    case "TurnPassed": return [["web.log.skipbo.passed", { name: who }]];
+    case "RoundEnded":
+      return event.blocked ? [["web.log.skipbo.round_blocked", { round: event.round }]]
+        : [["web.log.skipbo.round_won", { round: event.round, names: { seats: event.winners } }]];
+    case "GameEnded":
+      return event.blocked ? [["web.log.game_blocked", {}]] : [["web.log.game_won", { names: { seats: event.winners } }]];
+    default: return null;
+  }
+}
+
+// Lines for one move's outcome: [{seat, parts: [{key, params}]}], one per event worth a line.
+export function describe(gameName, outcome) {
   const lines = [];
   for (const event of outcome.events) {
-    const text = gameName === "skyjo" ? skyjo(event, name) : skipbo(event, name);
-    if (text) lines.push({ seat: outcome.seat, text });
+    const parts = gameName === "skyjo" ? skyjo(event) : skipbo(event);
+    if (parts) lines.push({ seat: outcome.seat, parts: parts.map(([key, params]) => ({ key, params })) });
   }
   return lines;
+}
+
+// A log line in the page's language of the moment; `name(seat)` gives a player's name.
+export function lineText(line, name) {
+  return line.parts.map((part) => t(part.key, lineParams(part.params, name))).join(" ");
+}
+
+function lineParams(params, name) {
+  const shown = {};
+  for (const [key, value] of Object.entries(params)) {
+    if (value === null || typeof value !== "object") shown[key] = value;
+    else if ("seat" in value) shown[key] = name(value.seat);
+    else if ("seats" in value) shown[key] = value.seats.map(name).join(", ");
+    else if ("card" in value) shown[key] = skipboName(value.card);
+    else if ("points" in value) shown[key] = value.points.map((p, s) => `${name(s)} ${p}`).join(", ");
+  }
+  return shown;
 }
 
 // A move in the engine's JSON form, in words, addressed to the player who made it

@@ -1,0 +1,174 @@
+"""The game log is kept as catalog keys and parameters: a change of language words every
+line again, in the same order and with the same styling, with no English left."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from cardtable.web.catalogs import browser_catalog
+
+from .pages import TIMEOUT, create_table, new_page, play_until_over, skipbo_step, skyjo_step, start
+
+LINES = """() => [...document.querySelectorAll('.loglist li')]
+  .map((li) => ({text: li.textContent, mine: li.classList.contains('mine')}))"""
+
+
+def _template(text: str) -> str:
+    """A catalog text as a pattern: any words stand for a placeholder."""
+    return re.sub(r"\\\{\w+\\\}", ".+?", re.escape(text))
+
+
+def log_patterns(lang: str) -> list[re.Pattern[str]]:
+    """Every log line ``lang``'s catalog can make (a doubled Skyjo closer's sentence follows
+    the round's points)."""
+    texts = browser_catalog(lang)
+    keys = [key for key in texts if key.startswith("web.log.")]
+    patterns = [_template(texts[key]) for key in keys]
+    patterns.append(
+        _template(texts["web.log.skyjo.round_ended"])
+        + " "
+        + _template(texts["web.log.skyjo.doubled"])
+    )
+    return [re.compile(pattern) for pattern in patterns]
+
+
+def worded_in(lines: list[str], lang: str) -> list[str]:
+    """The lines that no line of ``lang``'s catalog makes."""
+    patterns = log_patterns(lang)
+    return [line for line in lines if not any(p.fullmatch(line) for p in patterns)]
+
+
+def _switch(page: Any, lang: str) -> list[dict[str, Any]]:
+    before = page.evaluate(LINES)
+    page.select_option("#lang", lang)
+    page.wait_for_function("lang => document.documentElement.lang === lang", arg=lang)
+    page.wait_for_function(
+        "first => document.querySelector('.loglist li').textContent !== first",
+        arg=before[0]["text"],
+        timeout=TIMEOUT,
+    )
+    lines: list[dict[str, Any]] = page.evaluate(LINES)
+    return lines
+
+
+def _check_switches(page: Any, english_names: list[str]) -> None:
+    english = page.evaluate(LINES)
+    assert len(english) > 5
+    assert not worded_in([line["text"] for line in english], "en")
+    for lang in ("fr", "de", "it"):
+        lines = _switch(page, lang)
+        texts = [line["text"] for line in lines]
+        # The same lines, in the same order, with the same marks for our own moves.
+        assert [line["mine"] for line in lines] == [line["mine"] for line in english], lang
+        assert not worded_in(texts, lang), lang
+        # No line is an English one, nor names a player the English way.
+        assert not [text for text in texts if not worded_in([text], "en")], lang
+        assert not [text for text in texts if any(name in text for name in english_names)], lang
+    # Back in English: word for word the log we started with.
+    assert _switch(page, "en") == english
+    assert page.evaluate("window.cardtable.missing()") == []
+    assert not page.errors
+
+
+def test_a_skip_bo_log_is_worded_again_in_each_language(server, browser):
+    page = new_page(browser, server)
+    create_table(page, "skipbo", "Alice", {"players": 2, "stock_size": 5}, ["greedy"])
+    start(page)
+    page.wait_for_selector(".src-legal", timeout=TIMEOUT)
+    play_until_over([page], skipbo_step)
+    page.locator("details.log").evaluate("d => d.open = true")
+    texts = page.evaluate(LINES)
+    assert texts[0]["text"].startswith("Game over: ")  # the newest line first
+    _check_switches(page, ["Alice (you)", "Bot · medium"])
+
+
+def test_a_skyjo_log_is_worded_again_in_each_language(server, browser):
+    page = new_page(browser, server)
+    create_table(page, "skyjo", "Alice", {"players": 2, "end_score": 1}, ["greedy"])
+    start(page)
+    page.wait_for_selector(".tgt-legal", timeout=TIMEOUT)
+    play_until_over([page], skyjo_step)
+    page.locator("details.log").evaluate("d => d.open = true")
+    texts = [line["text"] for line in page.evaluate(LINES)]
+    assert any(text.startswith("Round 1 is over: ") for text in texts)
+    _check_switches(page, ["Alice (you)", "Bot · medium"])
+
+
+# One outcome holding every kind of event the log words, for both games.
+EVENTS = {
+    "skyjo": [
+        {"type": "RoundDealt", "round": 2},
+        {"type": "CardRevealed", "seat": 0, "pos": 5, "card": 7},
+        {"type": "StarterChosen", "seat": 1},
+        {"type": "Drew", "seat": 0, "card": -2},
+        {"type": "TookDiscard", "seat": 0, "card": 3},
+        {"type": "Exchanged", "seat": 0, "pos": 11, "card": 3, "replaced": 12},
+        {"type": "Discarded", "seat": 0, "card": 9},
+        {"type": "ColumnRemoved", "seat": 0, "col": 2, "card": 4},
+        {"type": "RowRemoved", "seat": 1, "row": 1, "card": 4},
+        {"type": "Reshuffled", "count": 40},
+        {"type": "FinalTurns", "closer": 1},
+        {"type": "TurnLimitReached", "round": 2, "turns": 100},
+        {"type": "RoundEnded", "round": 2, "points": [12, 30], "closer": 1, "doubled": True},
+        {"type": "RoundEnded", "round": 3, "points": [5, 8], "closer": None, "doubled": False},
+        {"type": "GameEnded", "winners": [0]},
+    ],
+    "skipbo": [
+        {"type": "RoundDealt", "round": 1, "starter": 1},
+        {"type": "TurnStarted", "seat": 0},
+        {"type": "Drew", "seat": 0, "count": 5},
+        {"type": "Reshuffled", "count": 60},
+        *(
+            {"type": "Built", "seat": 0, "owner": owner, "source": source, "card": 0}
+            | {"pile": 1, "value": 4}
+            for source in ("hand", "stock", "discard")
+            for owner in (0, 2)
+        ),
+        {"type": "PileCompleted", "pile": 3},
+        {"type": "StockRevealed", "owner": 1, "card": 0, "remaining": 4},
+        {"type": "StockEmptied", "owner": 1},
+        {"type": "Discarded", "seat": 0, "owner": 2, "card": 0, "discard": 1},
+        {"type": "TurnPassed", "seat": 0},
+        {"type": "RoundEnded", "round": 1, "blocked": False, "winners": [0, 2]},
+        {"type": "RoundEnded", "round": 2, "blocked": True, "winners": []},
+        {"type": "GameEnded", "blocked": False, "winners": [0, 2]},
+        {"type": "GameEnded", "blocked": True, "winners": []},
+    ],
+}
+WORDS = """([game, events]) => import("/static/js/words.js").then((m) => {
+  const lines = m.describe(game, {seat: 0, events});
+  const name = (seat) => `P${seat}`;
+  const keys = lines.flatMap((l) => l.parts.map((p) => p.key));
+  return {keys, texts: lines.map((l) => m.lineText(l, name))};
+})"""
+
+
+def test_every_kind_of_log_line_is_kept_as_keys_and_worded_in_each_language(server, browser):
+    page = new_page(browser, server)
+    used: set[str] = set()
+    for lang in ("en", "fr", "de", "it"):
+        if lang != "en":
+            page.select_option("#lang", lang)
+            page.wait_for_function("lang => document.documentElement.lang === lang", arg=lang)
+        wild = browser_catalog(lang)["web.card.wild"]
+        for game, events in EVENTS.items():
+            shown = page.evaluate(WORDS, [game, events])
+            used |= set(shown["keys"])
+            texts = shown["texts"]
+            assert len(texts) == len(events) - (game == "skipbo"), (lang, game)  # no TurnStarted
+            assert not worded_in(texts, lang), (lang, game)
+            if lang != "en":
+                assert not [text for text in texts if not worded_in([text], "en")], (lang, game)
+            # Names and cards are worded too: seats by name, the wild card by its name.
+            assert ("P0, P2" if game == "skipbo" else "P0") in texts[-2 if game == "skipbo" else -1]
+            if game == "skipbo":
+                assert all(wild in text for text in texts[3:9]), (lang, texts[3:9])
+            else:
+                assert texts[-3].endswith(
+                    browser_catalog(lang)["web.log.skyjo.doubled"].replace("{name}", "P1")
+                )
+    # Every log text of the catalog is one the page uses.
+    assert used == {key for key in browser_catalog("en") if key.startswith("web.log.")}
+    assert page.evaluate("window.cardtable.missing()") == []
+    assert not page.errors
