@@ -141,3 +141,31 @@ def test_skyjo_hard_fears_the_doubling_fully_in_a_normal_round_only() -> None:
     assert bot.doubling_fear(state) == pytest.approx(0.5)
     state.turns = 4 * 30
     assert bot.doubling_fear(state) == pytest.approx(0.5**5)
+
+
+def test_skyjo_hard_plays_on_after_a_row_leaves_its_grid() -> None:
+    # rows_rule, seed 2: a row of four equal cards leaves a grid; hard once crashed
+    # there, taking every column with a missing cell for a removed column.
+    from cardtable.bots.skyjo_hard import HardBot
+    from cardtable.skyjo.cards import ROW_MASKS
+
+    game = get_game("skyjo")
+    state = game.new_state(game.rules_from_json({"players": 2, "rows_rule": True}), 2)
+    assert isinstance(state, SkyjoState)
+    bot = HardBot()
+    rng = Rng(2)
+    rows_gone = 0
+    while not state.is_over:
+        action = bot.choose(state, rng)
+        assert action in state.legal_actions()
+        state.advance(action)
+        rows_gone = max(
+            rows_gone,
+            sum(
+                1
+                for present in state.present
+                for mask in ROW_MASKS
+                if present and not present & mask
+            ),
+        )
+    assert rows_gone >= 1

@@ -19,6 +19,8 @@ face-down card.
   taken when it does better than that.
 - **Column building.** Exchanges that complete a column, or build a pair of a
   high card that can still be completed, gain the pair bonus.
+  Under ``rows_rule`` a column that lost a row's card can no longer be
+  completed: it is only summed (``hard`` does not build rows).
 - **Going out.** Turning up the last face-down card ends the round: its value is
   the exact sum left against the opponents' visible totals plus their expected
   hidden cards and one more turn, with the doubling risk of the closer priced in.
@@ -49,8 +51,11 @@ _VALUES = tuple(sorted(DECK_COUNTS))
 #: The deck's count of each value, indexed by ``value - LOWEST``.
 _DECK_COUNTS = tuple(DECK_COUNTS.get(v, 0) for v in range(LOWEST, HIGHEST + 1))
 _SQRT2 = math.sqrt(2.0)
-Cell = int | None  # a face-up value, or None for a face-down card
+Cell = int | None  # a face-up value, GONE, or None for a face-down card
 Column = tuple[Cell, Cell, Cell]
+#: A cell of a column whose row left the grid (``rows_rule``): it holds no card, and
+#: the column can no longer be completed.
+GONE = -99
 
 
 class NaiveBot:
@@ -166,7 +171,7 @@ class _Model:
         self.next_pairs: set[int] = set()
         for col in range(COLS):
             cells = self.column(other, col)
-            if cells is not None:
+            if cells is not None and GONE not in cells:
                 self.next_pairs.update(v for v in cells if v is not None and cells.count(v) == 2)
         # Every present own position, with what valuing a card there needs.
         down = state.down[seat]
@@ -197,13 +202,17 @@ class _Model:
         self.distinct_spots = list(alike.values())
 
     def column(self, owner: int, col: int) -> Column | None:
+        """The column's cells, or None when the column left the grid."""
         state = self.state
         present, down = state.present[owner], state.down[owner]
         cells: list[Cell] = []
         for p in (col, col + COLS, col + 2 * COLS):
             if not present >> p & 1:
-                return None
-            cells.append(None if down >> p & 1 else state.cards[owner * SLOTS + p])
+                cells.append(GONE)
+            else:
+                cells.append(None if down >> p & 1 else state.cards[owner * SLOTS + p])
+        if cells.count(GONE) == 3:
+            return None
         return (cells[0], cells[1], cells[2])
 
     # --- values ------------------------------------------------------------
@@ -214,6 +223,11 @@ class _Model:
             return cached
         a, b, c = cells
         hidden = (a is None) + (b is None) + (c is None)
+        if GONE in cells:
+            # A row left (rows_rule): what is left of the column can only be summed.
+            value = sum(x for x in cells if x is not None and x != GONE) + self.mean * hidden
+            self.memo[cells] = value
+            return value
         total = (a or 0) + (b or 0) + (c or 0)  # the face-up cards
         value = total + self.mean * hidden
         if hidden <= 1:
@@ -239,7 +253,7 @@ class _Model:
             use = cells if c == col else column
             if use[0] == use[1] == use[2] and None not in use:
                 continue
-            total += sum(x for x in use if x is not None)
+            total += sum(x for x in use if x is not None and x != GONE)
         return total
 
     def closing_value(self, score: float) -> float:
