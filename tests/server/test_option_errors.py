@@ -22,6 +22,9 @@ def test_configure_refusal_carries_the_option_and_its_range(tmp_path):
             assert error["code"] == "bad_options"
             assert error["field"] == "stock_size"
             assert error["allowed"] == "null or an integer from 5 to 22"
+            # The same for translation: a catalog key and its parameters.
+            assert error["allowed_key"] == "allowed.optional_int"
+            assert error["allowed_params"] == {"low": 5, "high": 22}
             assert error["version"] == version
             assert "'stock_size'" in error["reason"]  # the readable text is unchanged
             assert "value" not in error  # what was sent is not echoed
@@ -32,10 +35,13 @@ def test_configure_refusal_carries_the_option_and_its_range(tmp_path):
             error = ann.error()
             assert error["code"] == "bad_options" and error["field"] == "colour"
             assert error["allowed"].startswith("not an option; known: players, stock_size")
+            assert error["allowed_key"] == "allowed.unknown"
+            assert error["allowed_params"]["known"].startswith("players, stock_size")
             # Other refusals have no such fields.
             ann.send({"type": "start", "host_token": host})
             error = ann.error()
             assert error["code"] == "seats_free" and "field" not in error
+            assert "allowed_key" not in error
             summary = http.get(f"/api/rooms/{code}").json()
             assert summary["version"] == version
             assert (summary["rules"]["players"], summary["rules"]["stock_size"]) == (3, 25)
@@ -54,6 +60,10 @@ def test_create_room_refusal_carries_the_option_and_its_range(tmp_path):
         data = response.json()
         assert (data["error"], data["field"]) == ("bad_options", "players")
         assert data["allowed"] == "an integer from 2 to 8"
+        assert (data["allowed_key"], data["allowed_params"]) == (
+            "allowed.int",
+            {"low": 2, "high": 8},
+        )
         # Refusals of other kinds keep their two fields.
         response = http.post("/api/rooms", json={"game": "skyjo", "name": "<b>"})
         assert set(response.json()) == {"error", "reason"}

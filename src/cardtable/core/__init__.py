@@ -9,12 +9,13 @@ from .errors import (
     SerializationError,
 )
 from .game import JSON, Event, Game, GameState, Outcome, Result, RoundResult, require_keys
-from .options import RulesBase, check_bool, check_int, check_optional_int
+from .options import ALLOWED, RulesBase, check_bool, check_int, check_optional_int, option_error
 from .playout import play_random
 from .refusal import Refusal, render_refusal
 from .rng import Rng
 
 __all__ = [
+    "ALLOWED",
     "JSON",
     "ActionCodeError",
     "CardtableError",
@@ -37,6 +38,7 @@ __all__ = [
     "check_int",
     "check_optional_int",
     "check_state",
+    "option_error",
     "play_random",
     "render_refusal",
     "require_keys",

@@ -43,13 +43,30 @@ class IllegalMoveError(CardtableError):
 
 
 class OptionError(CardtableError, ValueError):
-    """A rules option outside its allowed range; names the field and the range."""
+    """A rules option outside its allowed range; names the field and the range.
 
-    def __init__(self, field: str, allowed: str, value: object) -> None:
+    ``allowed`` says what the option allows in English; ``key`` and ``params``, when
+    given, say the same as a catalog key (under ``allowed.``) and its parameters for a
+    client to word in its language (:func:`cardtable.core.options.option_error`).
+    """
+
+    def __init__(
+        self,
+        field: str,
+        allowed: str,
+        value: object,
+        key: str | None = None,
+        params: dict[str, int | str] | None = None,
+    ) -> None:
         super().__init__(f"option {field!r}: {allowed} (got {value!r})")
         self.field = field
         self.allowed = allowed
         self.value = value
+        self.key = key
+        self.params: dict[str, int | str] = dict(params or {})
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.field, self.allowed, self.value, self.key, self.params))
 
 
 class ActionCodeError(CardtableError, ValueError):

@@ -12,22 +12,41 @@ from typing import Any, ClassVar, Self
 
 from .errors import OptionError
 
+#: What an option allows, in English, by catalog key: the English catalog holds the same
+#: texts, the other catalogs their translations (a client words a ``bad_options``
+#: refusal from the key and parameters the server sends besides the English).
+ALLOWED: dict[str, str] = {
+    "allowed.int": "an integer from {low} to {high}",
+    "allowed.optional_int": "null or an integer from {low} to {high}",
+    "allowed.bool": "true or false",
+    "allowed.object": "a JSON object of options",
+    "allowed.unknown": "not an option; known: {known}",
+    "allowed.teams_players": "team play needs 4 or 6 players",
+    "allowed.needs_teams": "only with teams=true",
+}
+
+
+def option_error(field: str, value: object, key: str, **params: int | str) -> OptionError:
+    """The :class:`OptionError` of ``field``: its English from :data:`ALLOWED` (``key``
+    with ``params``), the key and parameters kept for translation."""
+    return OptionError(field, ALLOWED[key].format(**params), value, key, params)
+
 
 def check_int(field: str, value: object, low: int, high: int) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise OptionError(field, f"an integer from {low} to {high}", value)
+        raise option_error(field, value, "allowed.int", low=low, high=high)
 
 
 def check_optional_int(field: str, value: object, low: int, high: int) -> None:
     if value is None:
         return
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise OptionError(field, f"null or an integer from {low} to {high}", value)
+        raise option_error(field, value, "allowed.optional_int", low=low, high=high)
 
 
 def check_bool(field: str, value: object) -> None:
     if not isinstance(value, bool):
-        raise OptionError(field, "true or false", value)
+        raise option_error(field, value, "allowed.bool")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -48,11 +67,11 @@ class RulesBase:
     @classmethod
     def from_json(cls, data: object) -> Self:
         if not isinstance(data, dict):
-            raise OptionError("rules", "a JSON object of options", data)
+            raise option_error("rules", data, "allowed.object")
         names = [f.name for f in dataclasses.fields(cls)]
         for key in data:
             if key not in names:
-                raise OptionError(str(key), "not an option; known: " + ", ".join(names), data[key])
+                raise option_error(str(key), data[key], "allowed.unknown", known=", ".join(names))
         return cls(**data)
 
     def replace(self, **changes: Any) -> Self:

@@ -62,8 +62,12 @@ class RoomError(Exception):
 
 def option_refused(error: OptionError) -> RoomError:
     """The ``bad_options`` refusal of an option outside its range: the reply names the
-    option (``field``) and its allowed values (``allowed``, the engine's words)."""
-    return RoomError("bad_options", str(error), {"field": error.field, "allowed": error.allowed})
+    option (``field``) and its allowed values (``allowed``, the engine's words), and the
+    same for translation (``allowed_key``, ``allowed_params``) when the engine gave them."""
+    fields: JSON = {"field": error.field, "allowed": error.allowed}
+    if error.key is not None:
+        fields |= {"allowed_key": error.key, "allowed_params": dict(error.params)}
+    return RoomError("bad_options", str(error), fields)
 
 
 def refusal_fields(error: IllegalMoveError, move: JSON) -> JSON:

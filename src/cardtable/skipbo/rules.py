@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import ClassVar
 
-from ..core import OptionError, RulesBase, check_bool, check_int, check_optional_int
+from ..core import RulesBase, check_bool, check_int, check_optional_int, option_error
 from .cards import DECK_SIZE, HAND_SIZE
 
 MIN_PLAYERS = 2
@@ -57,10 +57,10 @@ class SkipBoRules(RulesBase):
         check_optional_int("stock_size", self.stock_size, MIN_STOCK, top)
         check_bool("teams", self.teams)
         if self.teams and self.players not in (4, 6):
-            raise OptionError("teams", "team play needs 4 or 6 players", self.teams)
+            raise option_error("teams", self.teams, "allowed.teams_players")
         check_bool("discard_to_partner", self.discard_to_partner)
         if self.discard_to_partner and not self.teams:
-            raise OptionError("discard_to_partner", "only with teams=true", self.discard_to_partner)
+            raise option_error("discard_to_partner", self.discard_to_partner, "allowed.needs_teams")
         check_bool("rounds", self.rounds)
         check_int("target", self.target, 1, 100_000)
         check_int("round_bonus", self.round_bonus, 0, 10_000)
