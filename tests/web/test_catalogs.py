@@ -11,6 +11,8 @@ from cardtable.i18n import placeholders
 from cardtable.web.catalogs import LANGUAGES, browser_catalog, common_catalog, web_catalog
 from cardtable.web.options import all_games
 
+from ..core.test_error_words import server_error_codes
+
 STATIC = Path(__file__).parents[2] / "src" / "cardtable" / "web" / "static"
 ERROR_CODES = re.compile(r'"(\w+)"')
 
@@ -49,10 +51,30 @@ def test_dynamic_keys_exist():
             assert f"web.opt.{game}.{option['name']}" in english
         for bot in info["bots"]:
             assert f"web.bot.{bot}" in english
-    known = re.search(r"const known = \[(.*?)\];", _js(), re.S)
-    assert known is not None
-    for code in ERROR_CODES.findall(known.group(1)):
+    for code in _known_errors():
         assert f"web.error.{code}" in english
+
+
+def _known_errors() -> set[str]:
+    known = re.search(r"const KNOWN_ERRORS = \[(.*?)\];", _js(), re.S)
+    assert known is not None
+    return set(ERROR_CODES.findall(known.group(1)))
+
+
+def test_the_page_knows_every_error_code_of_the_server():
+    # Each is worded from the page's catalog; only an unknown code shows the English.
+    codes = server_error_codes()
+    assert "stale_version" in codes
+    assert sorted(codes - _known_errors()) == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_page_gets_the_allowed_values_of_options_in_its_catalog(lang):
+    # A refused option says what it allows from these shared keys (allowed_key).
+    allowed = {key for key in common_catalog("en") if key.startswith("allowed.")}
+    assert "allowed.optional_int" in allowed
+    merged = browser_catalog(lang)
+    assert all(merged[key] == common_catalog(lang)[key] for key in allowed)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

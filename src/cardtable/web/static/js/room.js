@@ -21,19 +21,27 @@ export function seatName(room, seat, me) {
   return seat === me ? t("web.seat.you", { name }) : name;
 }
 
+// A server error in the page's language, from its `code` (and the facts the server sends
+// besides its English `reason`): a refused move says why from its catalog key, a refused
+// option what it allows. Only an error the page does not know shows the English reason.
 export function errorText(data) {
   if (!data) return t("web.error.network");
   const code = data.code || data.error || "unknown";
-  const key = `web.error.${code}`;
-  const known = ["bad_request", "bad_options", "bad_seats", "bad_name", "no_room", "room_full", "not_host", "seats_free",
-    "not_your_turn", "illegal_move", "stale_version", "bad_move", "not_playing", "too_many_rooms", "network",
-    "not_in_lobby", "seat_taken", "seat_unavailable", "rate_limited", "bad_token", "hint_busy",
-    "not_finished", "not_a_player", "review_busy", "no_review"];
-  const head = known.includes(code) ? t(key) : t("web.error.unknown");
-  // A refused move says why in the page's language (a key we know); other refusals in English.
+  if (!KNOWN_ERRORS.includes(code)) return data.reason ? `${t("web.error.unknown")} (${data.reason})` : t("web.error.unknown");
+  const head = t(`web.error.${code}`);
   if (data.reason_key && has(data.reason_key)) return `${head} (${refusalText(data.reason_key, data.reason_params, data.move)})`;
-  return data.reason ? `${head} (${data.reason})` : head;
+  if (data.allowed_key && has(data.allowed_key)) return `${head} (${t(data.allowed_key, data.allowed_params || {})})`;
+  // A refused move with no key the page knows: its English reason rather than nothing.
+  if (code === "illegal_move" && data.reason) return `${head} (${data.reason})`;
+  return head;
 }
+
+// Every error code the server sends (docs/protocol.md), each with its web.error text.
+export const KNOWN_ERRORS = ["already_greeted", "bad_game", "bad_message", "bad_move", "bad_name", "bad_options",
+  "bad_request", "bad_seats", "bad_token", "hello_first", "hello_timeout", "hint_busy", "illegal_move", "network",
+  "no_game", "no_hint", "no_review", "no_room", "no_step", "not_a_player", "not_finished", "not_host", "not_in_lobby",
+  "not_playing", "not_your_turn", "payload_too_large", "rate_limited", "review_busy", "room_full", "seat_taken",
+  "seat_unavailable", "seats_free", "stale_version", "too_many_rooms"];
 
 export function openRoom(code, outer, watch = false) {
   const root = h("div", { class: "roomhost" });
