@@ -198,7 +198,10 @@ class TableApp(App[None]):
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """A game source that fails (an online room that closed) is explained, not a crash."""
         if event.worker.name == "game" and event.state == WorkerState.ERROR:
-            self.say(self.words("msg.lost", reason=str(event.worker.error)))
+            error = event.worker.error
+            code = getattr(error, "code", None)  # a RemoteError's, when it has one
+            reason = self.words.error(code if isinstance(code, str) else None, str(error))
+            self.say(self.words("msg.lost", reason=reason))
         elif event.worker.name == "review":
             self.review_finished(event.worker, event.state)
 
@@ -431,7 +434,7 @@ class TableApp(App[None]):
             key = f"{what}.error.{error.code}"
             if w.has(key):
                 return w(key)
-            return w(f"{what}.refused", reason=error.reason or error.code)
+            return w(f"{what}.refused", reason=w.error(error.code, error.reason))
         return w(f"{what}.refused", reason=str(error))
 
     def review_page(self) -> Text:
@@ -515,9 +518,11 @@ class TableApp(App[None]):
             await self.source.submit(move)
         except MoveRefusedError as refused:
             # In our language when the engine gave its catalog key (one we know).
-            refusal, reason = refused.refusal, refused.reason
+            refusal = refused.refusal
             if refusal is not None and self.words.has(refusal.key):
                 reason = self.words.refusal(refusal, refused.move)
+            else:  # not the engine's refusal: the server's code or our own, else English
+                reason = self.words.error(refused.code, refused.reason)
             self.say(self.words("msg.refused", reason=reason))
             self.redraw()
             return False

@@ -56,7 +56,12 @@ _CODE = re.compile(r"^[A-Za-z0-9]{4,12}$")
 
 
 class RemoteError(Exception):
-    """The room cannot be joined or followed (no such room, a bad token, no server...)."""
+    """The room cannot be joined or followed (no such room, a bad token, no server...):
+    the message in English, and ``code`` (``error.{code}`` in the catalogs) when known."""
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def parse_target(text: str) -> tuple[str, str]:
@@ -136,9 +141,15 @@ def _http(method: str, url: str, body: JSON | None = None) -> JSON:
             detail = {}
         if isinstance(detail, dict) and detail.get("error") == "bad_options":
             raise RefusedError(
-                "bad_options", reason, detail.get("field"), detail.get("allowed")
+                "bad_options",
+                reason,
+                detail.get("field"),
+                detail.get("allowed"),
+                detail.get("allowed_key"),
+                detail.get("allowed_params"),
             ) from None
-        raise RemoteError(reason) from None
+        code = detail.get("error") if isinstance(detail, dict) else None
+        raise RemoteError(reason, code if isinstance(code, str) else None) from None
     except (urllib.error.URLError, OSError, ValueError) as error:
         raise RemoteError(f"cannot reach {url}: {getattr(error, 'reason', error)}") from None
 
@@ -182,6 +193,7 @@ class RemoteGame(GameSource):
         self._configuring: JSON = {}  # the options of the "configure" waited for
         self._in_lobby = False  # back in the lobby after a game, for a rematch
         self._fatal: str | None = None
+        self._fatal_code: str | None = None  # its error code (error.{code} in the catalogs)
         self._closing = False
 
     # --- joining -------------------------------------------------------------------
@@ -357,7 +369,7 @@ class RemoteGame(GameSource):
                 if key is None
                 else Refusal.from_json({"key": key, "params": answer.get("reason_params")})
             )
-            raise MoveRefusedError(answer["reason"], refusal, move.to_json())
+            raise MoveRefusedError(answer["reason"], refusal, move.to_json(), answer.get("code"))
 
     async def hint(self) -> Hint | None:
         """The server's move advisor for our seat (first of its ranked moves)."""
@@ -388,7 +400,7 @@ class RemoteGame(GameSource):
                 "review", {"type": "review", "token": self.token}, REVIEW_TIMEOUT
             )
         except MoveRefusedError as error:
-            raise RefusedError("network", error.reason) from None
+            raise RefusedError(error.code or "network", error.reason) from None
         if answer["type"] == "error":
             raise RefusedError(str(answer.get("code")), str(answer.get("reason") or ""))
         if answer.get("game_no") != game_no:
@@ -421,13 +433,15 @@ class RemoteGame(GameSource):
         try:
             answer = await self._request(kind, message)
         except MoveRefusedError as error:
-            raise RefusedError("network", error.reason) from None
+            raise RefusedError(error.code or "network", error.reason) from None
         if answer["type"] == "error":
             raise RefusedError(
                 str(answer.get("code")),
                 str(answer.get("reason") or ""),
                 answer.get("field"),
                 answer.get("allowed"),
+                answer.get("allowed_key"),
+                answer.get("allowed_params"),
             )
 
     # --- the connection -----------------------------------------------------------------
@@ -435,9 +449,9 @@ class RemoteGame(GameSource):
         """Send ``message`` and wait for its answer (our move's event, a hint, a review, the
         room back in its lobby after ``rematch``, the new game after ``start``, or an error)."""
         if self._ws is None or not self.connected.is_set():
-            raise MoveRefusedError("not connected to the table; reconnecting")
+            raise MoveRefusedError("not connected to the table; reconnecting", code="not_connected")
         if self._answer is not None:
-            raise MoveRefusedError("still waiting for the table's answer")
+            raise MoveRefusedError("still waiting for the table's answer", code="waiting")
         answer: asyncio.Future[JSON] = asyncio.get_running_loop().create_future()
         self._answer, self._waiting_for = answer, kind
         self._configuring = dict(message.get("options") or {})
@@ -445,9 +459,9 @@ class RemoteGame(GameSource):
             await self._ws.send(json.dumps(message))
             return await asyncio.wait_for(answer, timeout)
         except (ConnectionClosed, OSError):
-            raise MoveRefusedError("the connection dropped; reconnecting") from None
+            raise MoveRefusedError("the connection dropped; reconnecting", code="dropped") from None
         except TimeoutError:
-            raise MoveRefusedError("the table did not answer") from None
+            raise MoveRefusedError("the table did not answer", code="no_answer") from None
         finally:
             self._answer = self._waiting_for = None
 
@@ -477,7 +491,9 @@ class RemoteGame(GameSource):
             except ConnectionClosed as closed:
                 code = closed.rcvd.code if closed.rcvd is not None else None
                 if code == NO_SUCH_ROOM or (code == POLICY_VIOLATION and self._fatal):
-                    raise RemoteError(self._fatal or "the room is closed") from None
+                    if self._fatal is None:
+                        raise RemoteError("the room is closed", "closed") from None
+                    raise RemoteError(self._fatal, self._fatal_code) from None
             except (OSError, TimeoutError, WebSocketException):
                 pass
             finally:
@@ -486,7 +502,7 @@ class RemoteGame(GameSource):
                 if self._answer is not None and not self._answer.done():
                     self._answer.set_exception(ConnectionResetError())
             if self._fatal is not None:
-                raise RemoteError(self._fatal)
+                raise RemoteError(self._fatal, self._fatal_code)
             if self._closing:
                 return
             await asyncio.sleep(min(LONGEST_DELAY, FIRST_DELAY * 2**attempt))
@@ -501,6 +517,7 @@ class RemoteGame(GameSource):
         if kind == "welcome":
             if message.get("seat") is None:
                 self._fatal = "this token holds no seat of the room"
+                self._fatal_code = "no_seat"
                 return
             self.seat = message["seat"]
             self.room = message["room"]
@@ -545,6 +562,7 @@ class RemoteGame(GameSource):
         elif kind == "error":
             if message.get("code") in ("bad_token", "no_room"):
                 self._fatal = message.get("reason") or message["code"]
+                self._fatal_code = message["code"]
             self._answered(message)
 
     def _show(self, view: JSON, outcome: JSON | None, *, new_game: bool = False) -> None:

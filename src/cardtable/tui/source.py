@@ -32,31 +32,48 @@ from ..core import JSON, Game, GameState, IllegalMoveError, Refusal, Rng, RulesB
 class MoveRefusedError(Exception):
     """The game refused a move; ``reason`` says why in plain English. When the engine
     refused it, ``refusal`` says the same as a catalog key and parameters and ``move`` is
-    the refused move (its JSON form), so that the app words it in the player's language."""
+    the refused move (its JSON form), so that the app words it in the player's language.
+    Otherwise ``code`` names the refusal (the server's error code, or this client's own:
+    ``not_connected``, ``waiting``, ``dropped``, ``no_answer``), worded from the catalog
+    key ``error.{code}``."""
 
     def __init__(
-        self, reason: str, refusal: Refusal | None = None, move: JSON | None = None
+        self,
+        reason: str,
+        refusal: Refusal | None = None,
+        move: JSON | None = None,
+        code: str | None = None,
     ) -> None:
         super().__init__(reason)
         self.reason = reason
         self.refusal = refusal
         self.move = move
+        self.code = code
 
 
 class RefusedError(Exception):
     """A review, a rematch or a lobby request could not be had: ``code`` as the server's
     error codes (``review_busy``, ``not_finished``, ``not_host``, ``bad_options``...),
     ``reason`` in plain English; a refused rules option also names the option
-    (``field``) and its allowed values (``allowed``, the engine's words)."""
+    (``field``) and its allowed values (``allowed``, the engine's words; ``allowed_key``
+    and ``allowed_params`` the same for translation, when the server sent them)."""
 
     def __init__(
-        self, code: str, reason: str, field: str | None = None, allowed: str | None = None
+        self,
+        code: str,
+        reason: str,
+        field: str | None = None,
+        allowed: str | None = None,
+        allowed_key: str | None = None,
+        allowed_params: JSON | None = None,
     ) -> None:
         super().__init__(reason)
         self.code = code
         self.reason = reason
         self.field = field
         self.allowed = allowed
+        self.allowed_key = allowed_key
+        self.allowed_params: JSON = dict(allowed_params or {})
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -242,7 +259,7 @@ class LocalGame(GameSource):
 
     async def submit(self, move: Any) -> None:
         if self.state.current_player != self.seat:
-            raise MoveRefusedError("it is not your turn")
+            raise MoveRefusedError("it is not your turn", code="not_your_turn")
         try:
             outcome = self.state.apply(move)
         except IllegalMoveError as error:

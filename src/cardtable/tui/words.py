@@ -101,6 +101,19 @@ class Words:
         """Why the engine refused ``move`` (its JSON form), in words."""
         return render_refusal(refusal, self, "" if move is None else self.move(move))
 
+    # --- other refusals -----------------------------------------------------
+    def error(self, code: str | None, reason: str) -> str:
+        """A refusal that is not the engine's (the server's error ``code``, or this
+        client's own) in words: ``error.{code}``, or the English ``reason`` for a code
+        this catalog does not know."""
+        key = f"error.{code}"
+        return self(key) if code and self.has(key) else reason or str(code)
+
+    def allowed(self, key: str | None, params: JSON, english: str) -> str:
+        """What a rules option allows (a ``bad_options`` refusal's ``allowed_key`` and
+        ``allowed_params``) in words; the engine's English when there is no known key."""
+        return self(key, **params) if key and self.has(key) else english
+
     # --- events -----------------------------------------------------------
     def event(self, event: JSON) -> str | None:
         """One log line for ``event``, or None for events not worth a line."""
