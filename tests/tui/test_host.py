@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
+from cardtable.bots import bot_names
 from cardtable.cli import main
 from cardtable.tui.app import TableApp, TextScreen, make_app
 from cardtable.tui.command import host_request
@@ -222,7 +223,10 @@ def test_a_refused_option_names_its_field_in_the_lobby(server: str, tmp_path: Pa
             await wait_for(pilot, lambda: "teams" in lobby.errors, "the refusal")
             assert lobby.draft == {"players": 3}
             below = _lines_after(lobby.page().plain, "Par équipes")
-            assert below[1].strip().startswith("Refusé par la table : permis, team play needs")
+            assert below[1].strip() == (
+                "Refusé par la table : permis, le jeu par équipes demande 4 ou 6 joueurs."
+                " Rien n'a changé (u annule)."
+            )
             assert host.room["rules"]["players"] == 4
             # Without team play, three players are accepted, one seat fewer.
             await _to_row(pilot, lobby, "teams")
@@ -238,6 +242,45 @@ def test_a_refused_option_names_its_field_in_the_lobby(server: str, tmp_path: Pa
             assert lobby.draft == {} and host.room["rules"]["stock_size"] == 30
             await pilot.press("delete")  # back to auto
             await wait_for(pilot, lambda: host.room["rules"]["stock_size"] is None, "auto")
+        await host.close()
+
+    asyncio.run(go())
+
+
+def test_the_host_makes_a_free_seat_a_bot_and_back_from_the_lobby(
+    server: str, tmp_path: Path
+) -> None:
+    async def go() -> None:
+        host = await _host(server, tmp_path / "s.json", "skyjo", "--players", "3")
+        kinds = [seat["kind"] for seat in host.room["seats"]]
+        assert kinds == ["human", "human", "human"]
+        app = make_app(host, "de")
+        async with app.run_test(size=(100, 40)) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            lobby = _lobby(app)
+            await pilot.press("tab")  # the arrows now act on the seats
+            assert lobby.section == "seats"
+            assert "▶ 1. Ann (du)" in lobby.page().plain
+            await pilot.press("right")  # our own seat stays ours
+            assert lobby.message == "Hier sitzt Ann: nur ein freier Platz kann ein Bot werden."
+            assert host.room["seats"][0]["kind"] == "human"
+            await pilot.press("down", "down", "right")  # seat 3: the first bot
+            first = bot_names("skyjo")[0]
+            await wait_for(pilot, lambda: host.room["seats"][2]["kind"] == "bot", "a bot")
+            assert host.room["seats"][2]["bot"] == first
+            assert f"▶ 3. Bot {first}" in lobby.page().plain
+            await pilot.press("left")  # and back to a player's seat
+            await wait_for(pilot, lambda: host.room["seats"][2]["kind"] == "human", "human")
+            await pilot.press("left")  # backwards from a player's seat: the last bot
+            await wait_for(pilot, lambda: host.room["seats"][2]["kind"] == "bot", "a bot")
+            assert host.room["seats"][2]["bot"] == bot_names("skyjo")[-1]
+            assert [seat["kind"] for seat in host.room["seats"][:2]] == ["human", "human"]
+            await pilot.press("5")  # numbers are for the rules
+            assert "tab" in lobby.message.lower()
+            await pilot.press("tab", "right")  # back on the rules: one player more
+            assert lobby.section == "options" and lobby.specs[lobby.cursor].name == "players"
+            await wait_for(pilot, lambda: len(host.room["seats"]) == 4, "4 seats")
+            assert host.room["seats"][2]["kind"] == "bot"
         await host.close()
 
     asyncio.run(go())

@@ -4,8 +4,10 @@ Shown while the room waits for its game (before the first one, and after the hos
 offers a rematch). The option rows are built from the game's rules type
 (:mod:`cardtable.tui.options`), so every option of the engine can be changed; the host
 changes one with the arrows (a whole number also by typing it), each change goes to the
-server (``configure``), and a refusal is shown under the option the server names. Only
-the server decides: the screen draws the room summary it sends.
+server (``configure``), and a refusal is shown under the option the server names. With
+tab the host moves to the seats, where the arrows make a free seat a player's or a bot's
+(any bot of the game), as on the web page. Only the server decides: the screen draws the
+room summary it sends.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ..bots import bot_names
 from ..core import OptionError, RulesBase
 from .options import OptionSpec, bounds, option_specs
 from .source import GameSource, RefusedError
@@ -31,6 +34,7 @@ class LobbyScreen(ModalScreen[None]):
     """The room's lobby; the table's own keys wait until the game starts."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("tab", "section", "keys.lobby.section"),
         Binding("up", "cursor(-1)", "keys.lobby.option", key_display="↑↓"),
         Binding("down", "cursor(1)", "keys.lobby.option", show=False),
         Binding("left", "step(-1)", "keys.lobby.change", key_display="←→"),
@@ -60,6 +64,9 @@ class LobbyScreen(ModalScreen[None]):
         self.words = words
         self.specs: tuple[OptionSpec, ...] = option_specs(source.game.name)
         self.cursor = 0
+        #: Where the arrows act: the rules options, or (tab, the host) the seats.
+        self.section = "options"
+        self.seat_cursor = 0
         #: Changes the server has not accepted yet (shown marked; sent at once).
         self.draft: JSON = {}
         #: A refusal per option, in words, shown under the option.
@@ -115,16 +122,20 @@ class LobbyScreen(ModalScreen[None]):
             page.append(w("lobby.join_command", command=f"cardtable play --join {link}") + "\n")
         page.append("\n" + w("lobby.seats") + "\n", style="bold")
         seats = room.get("seats") or []
-        for info in seats:
-            page.append(f"  {info['seat'] + 1}. ")
+        for index, info in enumerate(seats):
+            selected = self.host and self.section == "seats" and index == self.seat_cursor
+            page.append("▶ " if selected else "  ", style="bold green")
+            page.append(f"{info['seat'] + 1}. ")
             page.append_text(self.seat_text(info))
+            if selected:
+                page.append("  " + w("lobby.seat_choice"), style="dim")
             page.append("\n")
         page.append("\n" + w("lobby.options") + "\n", style="bold")
         values = self.values()
         rules = self.rules_now()
         width = max(len(self.label(spec)) for spec in self.specs)
         for index, spec in enumerate(self.specs):
-            selected = self.host and index == self.cursor
+            selected = self.host and self.section == "options" and index == self.cursor
             page.append("▶ " if selected else "  ", style="bold green")
             page.append(f"{self.label(spec):<{width}}  ", style="bold" if selected else "")
             if selected and self.typed:
@@ -187,14 +198,29 @@ class LobbyScreen(ModalScreen[None]):
             return None
         return self.specs[self.cursor]
 
+    def action_section(self) -> None:
+        """Tab: the arrows act on the seats, or back on the rules options (the host)."""
+        if self.editable() is None:
+            return
+        self.typed = self.message = ""
+        self.section = "seats" if self.section == "options" else "options"
+        self.draw()
+
     def action_cursor(self, delta: int) -> None:
         self.typed = ""
-        self.cursor = (self.cursor + delta) % len(self.specs)
+        if self.section == "seats":
+            count = len(self.room().get("seats") or []) or 1
+            self.seat_cursor = (self.seat_cursor + delta) % count
+        else:
+            self.cursor = (self.cursor + delta) % len(self.specs)
         self.draw()
 
     def action_step(self, delta: int) -> None:
         spec = self.editable()
         if spec is None:
+            return
+        if self.section == "seats":
+            self.change_seat(delta)
             return
         self.typed = ""
         value = self.values().get(spec.name)
@@ -245,6 +271,10 @@ class LobbyScreen(ModalScreen[None]):
         spec = self.editable()
         if spec is None:
             return
+        if self.section == "seats":
+            self.message = self.words("lobby.seat_keys")
+            self.draw()
+            return
         if spec.kind != "int":
             self.message = self.words("lobby.not_a_number")
             self.draw()
@@ -261,6 +291,9 @@ class LobbyScreen(ModalScreen[None]):
         spec = self.editable()
         if spec is None:
             return
+        if self.section == "seats":
+            self.change_seat(1)
+            return
         if self.typed:
             value, self.typed = int(self.typed), ""
             self.change(spec, value)
@@ -270,6 +303,10 @@ class LobbyScreen(ModalScreen[None]):
     def action_auto(self) -> None:
         spec = self.editable()
         if spec is None:
+            return
+        if self.section == "seats":
+            self.message = self.words("lobby.seat_keys")
+            self.draw()
             return
         self.typed = ""
         if spec.optional:
@@ -320,11 +357,44 @@ class LobbyScreen(ModalScreen[None]):
         finally:
             self._sending = False
 
+    # --- seats --------------------------------------------------------------------------
+    def change_seat(self, delta: int) -> None:
+        """Make the seat under the cursor the next (``delta``) of: a player's, or a bot's."""
+        seats = self.room().get("seats") or []
+        if not seats:
+            return
+        index = min(self.seat_cursor, len(seats) - 1)
+        info = seats[index]
+        if info.get("kind") == "human" and info.get("taken"):
+            self.message = self.words("lobby.seat_fixed", name=str(info.get("name") or ""))
+            self.draw()
+            return
+        kinds = ["human", *bot_names(self.source.game.name)]
+        now = "human" if info.get("kind") == "human" else str(info.get("bot"))
+        position = kinds.index(now) if now in kinds else 0
+        chosen = kinds[(position + delta) % len(kinds)]
+        wanted = []
+        for i, seat in enumerate(seats):
+            kind = chosen if i == index else "human" if seat.get("kind") == "human" else seat["bot"]
+            wanted.append({"kind": "human"} if kind == "human" else {"kind": "bot", "bot": kind})
+        self.message = ""
+        self.draw()
+        self.run_worker(self.send_seats(wanted), group="seats", exit_on_error=False)
+
+    async def send_seats(self, seats: list[JSON]) -> None:
+        try:
+            await self.source.configure(seats=seats)
+        except RefusedError as error:
+            self.message = self.refusal_words(error)
+        self.draw()
+
     def refused(self, error: RefusedError) -> None:
         w = self.words
         if error.code == "bad_options" and error.field:
             self.errors.clear()
-            allowed = error.allowed or error.reason
+            allowed = w.allowed(
+                error.allowed_key, error.allowed_params, error.allowed or error.reason
+            )
             self.errors[error.field] = w("lobby.option_refused", allowed=allowed)
             if not any(spec.name == error.field for spec in self.specs):
                 self.message = w("lobby.refused", reason=error.reason)
@@ -335,7 +405,7 @@ class LobbyScreen(ModalScreen[None]):
         key = f"lobby.error.{error.code}"
         if self.words.has(key):
             return self.words(key)
-        return self.words("lobby.refused", reason=error.reason or error.code)
+        return self.words("lobby.refused", reason=self.words.error(error.code, error.reason))
 
     # --- starting -------------------------------------------------------------------------
     def action_start(self) -> None:

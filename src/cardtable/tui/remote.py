@@ -416,10 +416,16 @@ class RemoteGame(GameSource):
         with ``lobby`` set, as for a rematch offered by another host."""
         await self._host_request("rematch", {})
 
-    async def configure(self, options: JSON) -> None:
-        """New rules options for the room's next game (the host, in the lobby). A refused
+    async def configure(self, options: JSON | None = None, seats: list[JSON] | None = None) -> None:
+        """New rules options and/or seats (``{"kind": "human"}`` or ``{"kind": "bot", "bot":
+        name}`` for every seat) for the room's next game (the host, in the lobby). A refused
         option raises :class:`RefusedError` with the option's ``field`` and ``allowed``."""
-        await self._host_request("configure", {"options": options})
+        fields: JSON = {}
+        if options is not None:
+            fields["options"] = options
+        if seats is not None:
+            fields["seats"] = seats
+        await self._host_request("configure", fields)
 
     async def start_game(self) -> None:
         """Start the game from the lobby (the host); it reaches the app as an :class:`Update`

@@ -179,8 +179,9 @@ class GameSource(ABC):
         """The room's link for friends to join (online rooms only)."""
         return None
 
-    async def configure(self, options: JSON) -> None:
-        """Change rules options in the lobby (the host); raises :class:`RefusedError`."""
+    async def configure(self, options: JSON | None = None, seats: list[JSON] | None = None) -> None:
+        """Change rules options and/or the seats in the lobby (the host); raises
+        :class:`RefusedError`."""
         raise RefusedError("no_lobby", "options are chosen in the lobby of an online table")
 
     async def start_game(self) -> None:
