@@ -7,19 +7,49 @@ rollout stop and score the advisor uses for Skyjo (``_skyjo_round_over``,
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from typing import Any
 
 from ..core import GameState, Rng
-from ..skyjo.state import OVER, SETUP, SkyjoState
+from ..skyjo.cards import SLOTS
+from ..skyjo.moves import DISCARD_AND_REVEAL, EXCHANGE
+from ..skyjo.state import DRAWN, OVER, SETUP, TAKEN, SkyjoState
 from . import skyjo_hard
 from .base import Bot
 from .montecarlo import Budget, Comparison, compare, improve
 
 
 # --- Skyjo --------------------------------------------------------------------
-def skyjo_candidates(state: SkyjoState, width: int = 4) -> list[int]:
-    bot = skyjo_hard.HardBot()
-    return [action for _, action in bot.ranked(state)[:width]]
+def skyjo_candidates(state: SkyjoState, width: int = 4, both_sides: bool = False) -> list[int]:
+    """``hard``'s best ``width`` options; with ``both_sides``, also its best move that
+    ends the round and its best that does not, when those are further down its list.
+
+    Whether to go out is the decision the game's score decides most often, and
+    ``hard`` prices it by the round alone: a search for the game compares both sides.
+    """
+    ranked = [action for _, action in skyjo_hard.HardBot().ranked(state)]
+    chosen = ranked[:width]
+    if not both_sides:
+        return chosen
+    closing = [action for action in ranked if _closes(state, action)]
+    staying = [action for action in ranked if not _closes(state, action)]
+    for extra in (closing[:1], staying[:1]):
+        chosen.extend(action for action in extra if action not in chosen)
+    return chosen
+
+
+def _closes(state: SkyjoState, action: int) -> bool:
+    """Whether ``action`` turns up the seat's last face-down card while nobody has closed."""
+    if state.closer is not None or state.phase not in (DRAWN, TAKEN):
+        return False
+    seat = state.player
+    down = state.down[seat] & state.present[seat]
+    if down.bit_count() != 1:
+        return False
+    if EXCHANGE <= action < EXCHANGE + SLOTS:
+        return bool(down >> (action - EXCHANGE) & 1)
+    return DISCARD_AND_REVEAL <= action < DISCARD_AND_REVEAL + SLOTS
 
 
 def _skyjo_round_over(start: GameState[Any], state: GameState[Any]) -> bool:
@@ -37,6 +67,46 @@ def _skyjo_outcome(start: GameState[Any], end: GameState[Any], seat: int) -> tup
     return -(points[seat] - sum(others) / len(others)), float(points[seat])
 
 
+#: Mean and spread of one player's round points among ``hard`` players (4 seats,
+#: 1,236 rounds of 60 games: 16.4 and 10.0).
+ROUND_MEAN = 16.4
+ROUND_SPREAD = 10.0
+
+
+def game_win_chance(totals: Sequence[int], seat: int, end_score: int) -> float:
+    """The chance that ``seat`` wins the game from these totals, between rounds.
+
+    A finished game (a total at ``end_score``) is won by the lowest totals. Otherwise
+    each seat's future points are a sum of independent rounds until the highest total
+    reaches ``end_score``; a seat's chance is the product of its chances to stay below
+    each other seat, normalised over the seats.
+    """
+    if max(totals) >= end_score:
+        return 1.0 if totals[seat] == min(totals) else 0.0
+    rounds = max(1.0, (end_score - max(totals)) / ROUND_MEAN + 0.5)
+    spread = ROUND_SPREAD * math.sqrt(2.0 * rounds)
+    weights = []
+    for mine in totals:
+        weight = 1.0
+        for theirs in totals:
+            weight *= 0.5 * math.erfc((mine - theirs) / spread / math.sqrt(2.0))
+        weights.append(weight)
+    return weights[seat] / sum(weights)
+
+
+def _skyjo_game_outcome(
+    start: GameState[Any], end: GameState[Any], seat: int
+) -> tuple[float, float]:
+    """(chance to win the game after this round, own round points)."""
+    assert isinstance(start, SkyjoState) and isinstance(end, SkyjoState)
+    if len(end.finished) == len(start.finished):
+        # Unfinished (the rollout's move limit): score the round as it stands.
+        totals = [t + end.face_up_sum(s) for s, t in enumerate(end.totals)]
+        return game_win_chance(totals, seat, end.rules.end_score), float(end.face_up_sum(seat))
+    points = end.finished[len(start.finished)].points
+    return game_win_chance(end.totals, seat, end.rules.end_score), float(points[seat])
+
+
 class SkyjoExpert:
     """``hard``'s move unless Monte-Carlo over re-deals shows a clearly better one.
 
@@ -46,6 +116,12 @@ class SkyjoExpert:
     scored by the seat's round points against the others' average. An option
     replaces ``hard``'s choice only when its paired gain is more than ``z``
     standard errors above zero.
+
+    ``objective="game"`` scores a rollout by the seat's chance to win the game from
+    the totals after the round (:func:`game_win_chance`) and also compares
+    ``hard``'s best moves that do and do not end the round; ``late`` searches only
+    once the highest total is within ``late`` points of the end score (``hard``'s
+    move before). Neither beat the default in the measurements of docs/bots.md.
     """
 
     name = "expert"
@@ -56,11 +132,17 @@ class SkyjoExpert:
         rollout: str = "greedy",
         width: int = 4,
         z: float = 2.5,
+        objective: str = "round",
+        late: float | None = None,
     ) -> None:
+        if objective not in ("round", "game"):
+            raise ValueError(f"objective must be 'round' or 'game', not {objective!r}")
         self.budget = budget or Budget(iterations=40, milliseconds=None)
         self.rollout = rollout
         self.width = width
         self.z = z
+        self.objective = objective
+        self.late = late
         self.hard = skyjo_hard.HardBot()
 
     def _policy(self) -> Bot:
@@ -70,7 +152,7 @@ class SkyjoExpert:
 
     def compare(self, state: SkyjoState, baseline: int, rng: Rng) -> list[Comparison]:
         """Every option's paired gain over ``baseline`` (in round points), largest first."""
-        candidates = skyjo_candidates(state, self.width)
+        candidates = skyjo_candidates(state, self.width, both_sides=self.objective == "game")
         policies = [self._policy() for _ in range(state.n)]
         return compare(
             state,
@@ -78,7 +160,7 @@ class SkyjoExpert:
             baseline,
             candidates,
             policies,
-            _skyjo_outcome,
+            _skyjo_game_outcome if self.objective == "game" else _skyjo_outcome,
             _skyjo_round_over,
             self.budget,
             rng,
@@ -90,5 +172,7 @@ class SkyjoExpert:
         legal = state.legal_actions()
         first = self.hard.choose(state, rng)
         if state.phase == SETUP or len(legal) == 1:
+            return first
+        if self.late is not None and max(state.totals) < state.rules.end_score - self.late:
             return first
         return improve(first, self.compare(state, first, rng.spawn()), self.z)

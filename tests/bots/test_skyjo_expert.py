@@ -1,0 +1,75 @@
+"""The Skyjo expert's game objective and the moves it compares."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from cardtable.bots.montecarlo import Budget
+from cardtable.bots.skyjo_expert import SkyjoExpert, _closes, game_win_chance, skyjo_candidates
+from cardtable.bots.skyjo_hard import HardBot
+from cardtable.core import Rng
+from cardtable.games import get_game
+from cardtable.skyjo.state import DRAWN, SkyjoState
+
+
+def test_a_finished_game_is_won_by_the_lowest_totals_only() -> None:
+    assert game_win_chance([101, 40, 55, 40], 1, 100) == 1.0
+    assert game_win_chance([101, 40, 55, 40], 3, 100) == 1.0
+    assert game_win_chance([101, 40, 55, 40], 2, 100) == 0.0
+    assert game_win_chance([101, 40, 55, 40], 0, 100) == 0.0
+
+
+def test_between_rounds_the_chances_are_a_distribution_ordered_by_totals() -> None:
+    totals = [30, 45, 45, 70]
+    chances = [game_win_chance(totals, seat, 100) for seat in range(4)]
+    assert math.isclose(sum(chances), 1.0)
+    assert chances[0] > chances[1] == chances[2] > chances[3] > 0.0
+    assert game_win_chance([20, 20, 20, 20], 2, 100) == pytest.approx(0.25)
+
+
+def test_a_lead_counts_for_more_when_the_end_is_near() -> None:
+    early = game_win_chance([10, 20, 20, 20], 0, 100)
+    late = game_win_chance([80, 90, 90, 90], 0, 100)
+    assert 0.25 < early < late < 1.0
+
+
+def _drawn_with_one_card_down(seed: int) -> SkyjoState:
+    """A 4-player position where the mover holds a drawn card and has one card face down."""
+    game = get_game("skyjo")
+    state = game.new_state(game.rules_from_json({"players": 4}), seed)
+    assert isinstance(state, SkyjoState)
+    bot = HardBot()
+    rng = Rng(seed)
+    while not state.is_over:
+        seat = state.player
+        down = state.down[seat] & state.present[seat]
+        if state.phase == DRAWN and down.bit_count() == 1 and state.closer is None:
+            return state
+        state.advance(bot.choose(state, rng))
+    raise AssertionError("no such position")
+
+
+def test_candidates_always_hold_a_move_that_goes_out_and_one_that_does_not() -> None:
+    for seed in range(1, 6):
+        state = _drawn_with_one_card_down(seed)
+        candidates = skyjo_candidates(state, width=1, both_sides=True)
+        assert all(action in state.legal_actions() for action in candidates)
+        assert any(_closes(state, action) for action in candidates)
+        assert any(not _closes(state, action) for action in candidates)
+        assert len(set(candidates)) == len(candidates)
+        assert skyjo_candidates(state, width=1) == candidates[:1]
+
+
+def test_early_in_the_game_a_late_expert_plays_hards_move_without_searching() -> None:
+    state = _drawn_with_one_card_down(2)
+    assert max(state.totals) < 60
+    expert = SkyjoExpert(Budget(iterations=2, milliseconds=None), objective="game", late=40)
+    expert.compare = None  # type: ignore[assignment,method-assign]  # a search would fail
+    assert expert.choose(state, Rng(3)) == HardBot().choose(state, Rng(3))
+
+
+def test_an_unknown_objective_is_refused() -> None:
+    with pytest.raises(ValueError, match="objective"):
+        SkyjoExpert(objective="points")
