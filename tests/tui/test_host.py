@@ -275,6 +275,12 @@ def test_the_host_makes_a_free_seat_a_bot_and_back_from_the_lobby(
             await wait_for(pilot, lambda: host.room["seats"][2]["kind"] == "bot", "a bot")
             assert host.room["seats"][2]["bot"] == bot_names("skyjo")[-1]
             assert [seat["kind"] for seat in host.room["seats"][:2]] == ["human", "human"]
+            await pilot.press("up", "right", "right")  # seat 2, twice before any answer
+            second = bot_names("skyjo")[1]
+            await wait_for(pilot, lambda: host.room["seats"][1].get("bot") == second, "bot 2")
+            await wait_for(pilot, lambda: lobby.pending_seats is None, "the answers")
+            assert host.room["seats"][1]["bot"] == second
+            await pilot.press("down")
             await pilot.press("5")  # numbers are for the rules
             assert "tab" in lobby.message.lower()
             await pilot.press("tab", "right")  # back on the rules: one player more

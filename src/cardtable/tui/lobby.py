@@ -67,6 +67,9 @@ class LobbyScreen(ModalScreen[None]):
         #: Where the arrows act: the rules options, or (tab, the host) the seats.
         self.section = "options"
         self.seat_cursor = 0
+        #: The seats last asked for, until the server answers (a second key press
+        #: before the answer goes on from them, not from the room's older seats).
+        self.pending_seats: list[JSON] | None = None
         #: Changes the server has not accepted yet (shown marked; sent at once).
         self.draft: JSON = {}
         #: A refusal per option, in words, shown under the option.
@@ -369,14 +372,21 @@ class LobbyScreen(ModalScreen[None]):
             self.message = self.words("lobby.seat_fixed", name=str(info.get("name") or ""))
             self.draw()
             return
+        asked = self.pending_seats
+        if asked is None or len(asked) != len(seats):
+            asked = [
+                {"kind": "human"}
+                if seat.get("kind") == "human"
+                else {"kind": "bot", "bot": seat["bot"]}
+                for seat in seats
+            ]
         kinds = ["human", *bot_names(self.source.game.name)]
-        now = "human" if info.get("kind") == "human" else str(info.get("bot"))
+        now = "human" if asked[index]["kind"] == "human" else str(asked[index]["bot"])
         position = kinds.index(now) if now in kinds else 0
         chosen = kinds[(position + delta) % len(kinds)]
-        wanted = []
-        for i, seat in enumerate(seats):
-            kind = chosen if i == index else "human" if seat.get("kind") == "human" else seat["bot"]
-            wanted.append({"kind": "human"} if kind == "human" else {"kind": "bot", "bot": kind})
+        wanted = list(asked)
+        wanted[index] = {"kind": "human"} if chosen == "human" else {"kind": "bot", "bot": chosen}
+        self.pending_seats = wanted
         self.message = ""
         self.draw()
         self.run_worker(self.send_seats(wanted), group="seats", exit_on_error=False)
@@ -386,6 +396,8 @@ class LobbyScreen(ModalScreen[None]):
             await self.source.configure(seats=seats)
         except RefusedError as error:
             self.message = self.refusal_words(error)
+        if self.pending_seats is seats:
+            self.pending_seats = None
         self.draw()
 
     def refused(self, error: RefusedError) -> None:
