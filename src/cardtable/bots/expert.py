@@ -18,11 +18,10 @@ Rollouts and scores:
   seat, scored by the stock race: stock cards the seat's side played minus the
   best opposing side's, a finished round counting as 30 either way. Rollouts to
   the end of the round would cost tens of milliseconds each.
-- Skyjo: to the end of the round with ``greedy`` by default (``hard`` spends about
-  2 ms per Skyjo decision, so a rollout to the end of a 4-player round costs about
-  100 ms and a one-second budget would see only a handful; ``rollout="hard"``
-  selects it anyway), scored by the seat's round points against the others'
-  average.
+- Skyjo: to the end of the round with ``greedy`` by default (a whole 4-player
+  round played by ``hard`` costs 20 to 30 times as much CPU, see docs/bots.md;
+  ``rollout="hard"`` selects it anyway), scored by the seat's round points against
+  the others' average (``objective="game"``: its chance to win the game).
 
 The advisor values every move with :func:`~cardtable.bots.montecarlo.evaluate`
 and the functions ``_skipbo_outcome``/``_skipbo_round_over`` (a logistic win
