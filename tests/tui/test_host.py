@@ -151,8 +151,7 @@ def test_host_a_room_play_it_with_a_friend_and_rematch(server: str, tmp_path: Pa
             below = _lines_after(lobby.page().plain, "Game ends at (points)")
             assert "5000" in below[0].split(), below[0]
             assert below[1].strip() == (
-                "Refused by the table: allowed is an integer from 1 to 1000. "
-                "Nothing was changed (u undoes)."
+                "Refused by the table (an integer from 1 to 1000). Nothing was changed (u undoes)."
             )
             assert guest.source.room["rules"]["end_score"] == 25  # nothing changed
             await pilot.press("s")  # not with a refused change pending
@@ -224,7 +223,7 @@ def test_a_refused_option_names_its_field_in_the_lobby(server: str, tmp_path: Pa
             assert lobby.draft == {"players": 3}
             below = _lines_after(lobby.page().plain, "Par équipes")
             assert below[1].strip() == (
-                "Refusé par la table : permis, le jeu par équipes demande 4 ou 6 joueurs."
+                "Refusé par la table (le jeu par équipes demande 4 ou 6 joueurs)."
                 " Rien n'a changé (u annule)."
             )
             assert host.room["rules"]["players"] == 4
@@ -288,6 +287,31 @@ def test_the_host_makes_a_free_seat_a_bot_and_back_from_the_lobby(
             await wait_for(pilot, lambda: len(host.room["seats"]) == 4, "4 seats")
             assert host.room["seats"][2]["kind"] == "bot"
         await host.close()
+
+    asyncio.run(go())
+
+
+def test_lobby_requests_wait_for_the_connection_and_go_one_at_a_time(
+    server: str, tmp_path: Path
+) -> None:
+    """The lobby shows before the WebSocket is open: a host's change made then waits
+    for it instead of being refused, and two changes at once are both answered."""
+
+    async def go() -> None:
+        host = await _host(server, tmp_path / "s.json", "skyjo", "--players", "2")
+        assert not host.connected.is_set()
+        early = asyncio.create_task(host.configure({"end_score": 40}))
+        await asyncio.sleep(0.3)
+        assert not early.done()  # waiting for the connection, not refused
+        following = Guest(host)  # runs the connection
+        await asyncio.wait_for(early, 20)
+        assert host.room["rules"]["end_score"] == 40
+        both = asyncio.gather(
+            host.configure({"end_score": 60}), host.configure(seats=[{"kind": "human"}] * 2)
+        )
+        await asyncio.wait_for(both, 20)
+        assert host.room["rules"]["end_score"] == 60
+        await following.close()
 
     asyncio.run(go())
 

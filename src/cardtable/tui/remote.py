@@ -49,6 +49,9 @@ ANSWER_TIMEOUT = 15.0
 #: Seconds to wait for a post-game review (the server works it out in its bot threads).
 REVIEW_TIMEOUT = 120.0
 HTTP_TIMEOUT = 10.0
+#: Seconds a host's lobby request (configure, start, rematch) waits for the connection:
+#: the lobby shows as soon as the room is known, often before the WebSocket is open.
+HOST_CONNECT_WAIT = 10.0
 #: Seconds ``close`` waits for the connection to close cleanly.
 CLOSE_TIMEOUT = 5.0
 
@@ -188,6 +191,9 @@ class RemoteGame(GameSource):
         self._ws: Any = None
         self._pump: asyncio.Task[None] | None = None
         self._answer: asyncio.Future[JSON] | None = None
+        #: The host's requests go one at a time, in the order asked (a second change
+        #: sent while the first waits for its answer would be refused as ``waiting``).
+        self._host_turn = asyncio.Lock()
         #: "move", "hint", "review", "rematch", "configure", "start"
         self._waiting_for: str | None = None
         self._configuring: JSON = {}  # the options of the "configure" waited for
@@ -437,7 +443,10 @@ class RemoteGame(GameSource):
             raise RefusedError("not_host", "only the host can do this")
         message: JSON = {"type": kind, "host_token": self.host_token, **fields}
         try:
-            answer = await self._request(kind, message)
+            async with self._host_turn:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.connected.wait(), HOST_CONNECT_WAIT)
+                answer = await self._request(kind, message)
         except MoveRefusedError as error:
             raise RefusedError(error.code or "network", error.reason) from None
         if answer["type"] == "error":
