@@ -86,10 +86,11 @@ def game_win_chance(totals: Sequence[int], seat: int, end_score: int) -> float:
     rounds = max(1.0, (end_score - max(totals)) / ROUND_MEAN + 0.5)
     spread = ROUND_SPREAD * math.sqrt(2.0 * rounds)
     weights = []
-    for mine in totals:
+    for me, mine in enumerate(totals):
         weight = 1.0
-        for theirs in totals:
-            weight *= 0.5 * math.erfc((mine - theirs) / spread / math.sqrt(2.0))
+        for other, theirs in enumerate(totals):
+            if other != me:
+                weight *= 0.5 * math.erfc((mine - theirs) / spread / math.sqrt(2.0))
         weights.append(weight)
     return weights[seat] / sum(weights)
 
