@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from cardtable.core import IllegalMoveError, Refusal, Rng
+from cardtable.core import Refusal, Rng
 from cardtable.skipbo import (
     GAME,
     Discard,
@@ -22,6 +22,7 @@ from cardtable.skipbo import refusals as r
 from cardtable.skipbo.cards import with_article
 from cardtable.skipbo.moves import Move
 
+from ..refusal_check import check_refused
 from .helpers import SB, filler, position
 
 TEAMS = SkipBoRules(players=4, teams=True, discard_to_partner=False)
@@ -143,14 +144,7 @@ CASES: list[tuple[Callable[[], SkipBoState], Move, str, Refusal]] = [
 def test_each_refusal_has_its_key_and_its_english(
     make: Callable[[], SkipBoState], move: Move, english: str, refusal: Refusal
 ) -> None:
-    state = make()
-    assert not state.is_legal(move)
-    assert state.explain_illegal_parts(move) == refusal
-    assert state.explain_illegal(move) == english
-    with pytest.raises(IllegalMoveError) as caught:
-        state.apply(move)
-    assert caught.value.reason == english
-    assert caught.value.refusal == refusal
+    check_refused(make(), move, english, refusal)
 
 
 def test_the_cases_cover_every_refusal() -> None:

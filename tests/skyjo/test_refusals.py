@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from cardtable.core import IllegalMoveError, Refusal, Rng
+from cardtable.core import Refusal, Rng
 from cardtable.skyjo import (
     GAME,
     SLOTS,
@@ -24,6 +24,7 @@ from cardtable.skyjo import cards as layout
 from cardtable.skyjo import refusals as r
 from cardtable.skyjo.state import DRAWN, OVER, SETUP, TAKEN, TURN
 
+from ..refusal_check import check_refused
 from .helpers import build, grid, play
 
 MINE = grid("""
@@ -129,14 +130,7 @@ CASES: list[tuple[Callable[[], SkyjoState], Move, str, Refusal]] = [
 def test_each_refusal_has_its_key_and_its_english(
     make: Callable[[], SkyjoState], move: Move, english: str, refusal: Refusal
 ) -> None:
-    state = make()
-    assert not state.is_legal(move)
-    assert state.explain_illegal_parts(move) == refusal
-    assert state.explain_illegal(move) == english
-    with pytest.raises(IllegalMoveError) as caught:
-        state.apply(move)
-    assert caught.value.reason == english
-    assert caught.value.refusal == refusal
+    check_refused(make(), move, english, refusal)
 
 
 def test_a_legal_move_asked_about_is_named_by_the_move_itself() -> None:
