@@ -4,11 +4,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +71,25 @@ async def _settle(pilot: Any, app: TableApp, limit: float = 15.0) -> None:
         if view["legal_actions"] or view["result"] is not None:
             return
     raise AssertionError("the table did not come back to us")
+
+
+@contextlib.asynccontextmanager
+async def seated_app(
+    server: str, tmp_path: Path, lang: str
+) -> AsyncIterator[tuple[RemoteGame, TableApp, Any]]:
+    """Seated as Tui at a new Skyjo room whose host has started the game, in an app in
+    ``lang`` that has drawn the table: (the source, the app, its pilot)."""
+    created = _skyjo_room(server)
+    code = created["code"]
+    source = await RemoteGame.join(f"{server}/r/{code}", name="Tui", store=tmp_path / "s.json")
+    starter = asyncio.create_task(_host_starts(server, code, created["host_token"]))
+    await source.start(timeout=15)
+    await starter
+    app = make_app(source, lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settle(pilot, app)
+        yield source, app, pilot
+    await source.close()
 
 
 async def _play_moves(pilot: Any, app: TableApp, count: int, rng: random.Random) -> None:
@@ -187,18 +207,10 @@ def test_the_command_explains_a_missing_room(
 
 
 def test_the_hint_key_asks_the_server(server: str, tmp_path: Path) -> None:
-    created = _skyjo_room(server)
-    code = created["code"]
     engine = get_game("skyjo")
 
     async def go() -> None:
-        source = await RemoteGame.join(f"{server}/r/{code}", name="Tui", store=tmp_path / "s.json")
-        starter = asyncio.create_task(_host_starts(server, code, created["host_token"]))
-        await source.start(timeout=15)
-        await starter
-        app = make_app(source, "en")
-        async with app.run_test(size=(80, 24)) as pilot:
-            await _settle(pilot, app)
+        async with seated_app(server, tmp_path, "en") as (source, app, pilot):
             hint = await source.hint()
             assert hint is not None and hint.by == "advisor" and hint.reason
             assert hint.reason_parts and app.words.reason(hint.reason_parts)
@@ -209,29 +221,18 @@ def test_the_hint_key_asks_the_server(server: str, tmp_path: Path) -> None:
                     break
                 await pilot.pause(0.02)
             assert app.message.startswith("Hint (move advisor)"), app.message
-        await source.close()
 
     asyncio.run(go())
 
 
 def test_a_refusal_from_the_server_is_told_in_german(server: str, tmp_path: Path) -> None:
-    created = _skyjo_room(server)
-    code = created["code"]
-
     async def go() -> None:
-        source = await RemoteGame.join(f"{server}/r/{code}", name="Tui", store=tmp_path / "s.json")
-        starter = asyncio.create_task(_host_starts(server, code, created["host_token"]))
-        await source.start(timeout=15)
-        await starter
-        app = make_app(source, "de")
-        async with app.run_test(size=(80, 24)) as pilot:
-            await _settle(pilot, app)
+        async with seated_app(server, tmp_path, "de") as (source, app, pilot):
             assert source.view()["phase"] == "setup"
             await pilot.press("d")  # drawing during the set-up: the engine refuses it
             assert app.message == (
                 "Nicht erlaubt: die Runde hat noch nicht begonnen: "
                 "alle decken zuerst zwei Karten auf"
             ), app.message
-        await source.close()
 
     asyncio.run(go())

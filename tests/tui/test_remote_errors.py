@@ -9,26 +9,16 @@ from pathlib import Path
 import pytest
 
 from cardtable.i18n import translate
-from cardtable.tui.app import make_app
 from cardtable.tui.remote import RemoteGame
 from cardtable.tui.source import MoveRefusedError
 from cardtable.tui.words import Words
 
-from .test_remote import _host_starts, _settle, _skyjo_room, server  # noqa: F401
+from .test_remote import _settle, seated_app, server  # noqa: F401
 
 
 def test_a_stale_version_from_the_server_is_told_in_french(server: str, tmp_path: Path) -> None:  # noqa: F811
-    created = _skyjo_room(server)
-    code = created["code"]
-
     async def go() -> None:
-        source = await RemoteGame.join(f"{server}/r/{code}", name="Tui", store=tmp_path / "s.json")
-        starter = asyncio.create_task(_host_starts(server, code, created["host_token"]))
-        await source.start(timeout=15)
-        await starter
-        app = make_app(source, "fr")
-        async with app.run_test(size=(80, 24)) as pilot:
-            await _settle(pilot, app)
+        async with seated_app(server, tmp_path, "fr") as (source, app, pilot):
             assert source.view()["phase"] == "setup" and source.version is not None
             # Our turn (the bots wait for us): a move sent for an older version is refused
             # with stale_version, and the server's English reason is not shown.
@@ -48,7 +38,6 @@ def test_a_stale_version_from_the_server_is_told_in_french(server: str, tmp_path
                     break
                 await pilot.pause(0.02)
             assert source.version != version and app.message == "", app.message
-        await source.close()
 
     asyncio.run(go())
 
