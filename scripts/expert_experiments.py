@@ -6,8 +6,9 @@
     python scripts/expert_experiments.py oracle-danger --games 400 --stock 10
     python scripts/expert_experiments.py expert-discard --games 200 --set horizon=3 \
         --set iterations=32 --set z=2
-    python scripts/expert_experiments.py expert-ties --games 200 --seed 8
-    python scripts/expert_experiments.py expert --games 200 --set horizon=2 --set z=1.5
+    python scripts/expert_experiments.py expert --games 400 --stock 30 --seed 8
+    python scripts/expert_experiments.py expert --games 400 --stock 30 --set iterations=48
+    python scripts/expert_experiments.py expert-all --games 200 --set horizon=2 --set z=1.5
 
 Game ``i`` is dealt from ``game_seed(seed, i // 2)`` with the variant in seat
 ``i % 2`` and ``hard`` in the other (so every deal is played from both seats).
@@ -32,15 +33,18 @@ Oracles are calibration only, never bots to ship: they read the real hidden card
 
 Fair variants use only what the seat sees:
 
-- ``expert``: the shipped :class:`SkipBoExpert` with ``iterations``, ``horizon``, ``z``.
-- ``expert-discard``: the same paired, guarded comparison, run only where ``hard``
-  would end its turn with a discard (candidates: every distinct play, the
-  ``discards`` best discards).
-- ``expert-ties``: the paired comparison as a tie-break: only the moves ``hard``
-  itself values within ``margin`` (plays: the best line each first play starts,
-  default 3.0) or ``dmargin`` (discards: ``discard_options`` scores, default 0.5)
-  of its best are compared with its move, ``iterations`` re-deals (24), ``horizon``
-  turns (3), an alternative taken above ``z`` standard errors (1.0).
+- ``expert``: the shipped :class:`SkipBoExpert`, the paired comparison as a
+  tie-break: only the moves ``hard`` itself values within ``margin`` (plays: the
+  best line each first play starts, default 3.0) or ``dmargin`` (discards:
+  ``discard_options`` scores, default 0.5) of its best are compared with its move,
+  ``iterations`` re-deals (24), ``horizon`` turns (3), a rival taken above ``z``
+  standard errors (1.0). Until 2026-12-01 this was the ``expert-ties`` experiment.
+- ``expert-all``: the expert shipped until 2026-12-01: every distinct play and
+  the 3 best discards compared with ``hard``'s move (``iterations`` 24,
+  ``horizon`` 4, ``z`` 2.5).
+- ``expert-discard``: the same paired, guarded comparison as ``expert-all``, run
+  only where ``hard`` would end its turn with a discard (candidates: every
+  distinct play, the ``discards`` best discards).
 """
 
 from __future__ import annotations
@@ -51,14 +55,14 @@ import time
 from multiprocessing import Pool
 from typing import Any
 
-from cardtable.bots import skipbo_expert, skipbo_hard
-from cardtable.bots.montecarlo import Budget, compare, improve
-from cardtable.bots.skipbo_expert import SkipBoExpert, _skipbo_progress, skipbo_candidates
+from cardtable.bots import skipbo_hard
+from cardtable.bots.montecarlo import Budget, improve
+from cardtable.bots.skipbo_expert import SkipBoExpert, _skipbo_progress
 from cardtable.bots.skipbo_hard import HardBot, PlanFollowingBot, _Planner
 from cardtable.core import GameState, Rng
 from cardtable.games import get_game
 from cardtable.sim.tournament import game_seed, play_game
-from cardtable.skipbo.moves import DISCARD_BASE, DISCARD_PLAY_BASE, STOCK_BASE
+from cardtable.skipbo.moves import DISCARD_BASE, DISCARD_PLAY_BASE, END_TURN, STOCK_BASE
 from cardtable.skipbo.state import SkipBoState
 
 _WILD = 0
@@ -201,8 +205,49 @@ class _OracleDangerPlanner(_Planner):
         return skipbo_hard._GIFT * (1.0 if hit else 0.0)
 
 
+# --- fair: the earlier shipped expert, every distinct play and the best discards ----
+def skipbo_candidates(state: SkipBoState, discards: int = 3) -> list[int]:
+    """Distinct plays (piles needing the same number are one place) and the best discards."""
+    legal = state.legal_actions()
+    nexts = [len(pile) + 1 for pile in state.building]
+    seen: set[tuple[int, int]] = set()
+    plays = []
+    for action in legal:
+        if action >= DISCARD_BASE:
+            continue
+        if action < STOCK_BASE:
+            source, pile = divmod(action, 4)
+        elif action < DISCARD_PLAY_BASE:
+            source, pile = 100 + (action - STOCK_BASE) // 4, (action - STOCK_BASE) % 4
+        else:
+            relative = action - DISCARD_PLAY_BASE
+            source, pile = 200 + relative // 4, relative % 4
+        key = (source, nexts[pile])
+        if key not in seen:
+            seen.add(key)
+            plays.append(action)
+    ranked = [a for _, a in skipbo_hard.discard_options(state, state.current, legal)[:discards]]
+    tail = [END_TURN] if END_TURN in legal else []
+    return plays + ranked + tail
+
+
+class AllMovesExpert(SkipBoExpert):
+    """The expert shipped until 2026-12-01: every distinct play and the best discards.
+
+    They are compared with ``hard``'s move wherever it would not play its stock, and
+    one is taken above ``z`` standard errors (default 2.5, horizon 4).
+    """
+
+    def __init__(self, budget: Budget, horizon: int, z: float, discards: int = 3) -> None:
+        super().__init__(budget, horizon=horizon, z=z)
+        self.discards = discards
+
+    def rivals(self, state: SkipBoState, baseline: int) -> list[int]:
+        return [a for a in skipbo_candidates(state, self.discards) if a != baseline]
+
+
 # --- fair: search only where hard ends its turn ------------------------------------
-class DiscardExpert(SkipBoExpert):
+class DiscardExpert(AllMovesExpert):
     """The expert's paired comparison, run only where ``hard`` would stop and discard.
 
     That is the turn's main choice (stop now, and with which discard, or play on);
@@ -214,72 +259,10 @@ class DiscardExpert(SkipBoExpert):
         first = self.hard.choose(state, rng)
         if first < DISCARD_BASE or len(state.legal_actions()) == 1:
             return first
-        if len(set(skipbo_candidates(state, self.discards)) | {first}) == 1:
+        rivals = [a for a in skipbo_candidates(state, self.discards) if a != first]
+        if not rivals:
             return first
-        return improve(first, self.compare(state, first, rng.spawn()), self.z)
-
-
-# --- fair: Monte-Carlo as a tie-break where hard's own values are close -------------
-class _ScoringPlanner(_Planner):
-    """``hard``'s planner that also keeps the best value of each first play (None: stop)."""
-
-    def __init__(self, state: SkipBoState, seat: int) -> None:
-        super().__init__(state, seat)
-        self.by_first: dict[tuple[int, int] | None, float] = {}
-
-    def _record(
-        self, score: float, first: tuple[int, int] | None, last: tuple[int, int] | None = None
-    ) -> None:
-        if score > self.by_first.get(first, -1e18):
-            self.by_first[first] = score
-        super()._record(score, first, last)
-
-
-class TieBreakExpert(SkipBoExpert):
-    """Compares, on re-deals, only the moves ``hard`` values within ``margin`` of its own."""
-
-    def __init__(self, budget: Budget, horizon: int, z: float, margin: float, dmargin: float):
-        super().__init__(budget, horizon=horizon, z=z, discards=4)
-        self.margin = margin
-        self.dmargin = dmargin
-
-    def choose(self, state: GameState[Any], rng: Rng) -> int:
-        assert isinstance(state, SkipBoState)
-        first = self.hard.choose(state, rng)
-        legal = state.legal_actions()
-        if STOCK_BASE <= first < DISCARD_PLAY_BASE or len(legal) == 1:
-            return first
-        seat = state.current
-        if first >= DISCARD_BASE:
-            ranked = skipbo_hard.discard_options(state, seat, legal)
-            close = [a for score, a in ranked if score >= ranked[0][0] - self.dmargin]
-        else:
-            planner = _ScoringPlanner(state, seat)
-            planner.search()
-            best = max(planner.by_first.values())
-            close = []
-            for move, score in planner.by_first.items():
-                if move is None or score < best - self.margin:
-                    continue
-                action = HardBot._action(state, move)
-                if action in legal:
-                    close.append(action)
-        alternatives = [a for a in dict.fromkeys(close) if a != first]
-        if not alternatives:
-            return first
-        policies = [PlanFollowingBot() for _ in range(state.n)]
-        results = compare(
-            state,
-            seat,
-            first,
-            alternatives,
-            policies,
-            _skipbo_progress,
-            self._over,
-            self.budget,
-            rng.spawn(),
-        )
-        return improve(first, results, self.z)
+        return improve(first, self.compare(state, first, rng.spawn(), rivals), self.z)
 
 
 # --- variants -------------------------------------------------------------------------
@@ -295,8 +278,8 @@ def variant(name: str, params: dict[str, float]) -> Any:
         bot = HardBot()
         bot.planner = _OracleDangerPlanner
         return bot
-    if name == "expert":
-        return SkipBoExpert(
+    if name == "expert-all":
+        return AllMovesExpert(
             Budget(iterations=int(params.get("iterations", 24)), milliseconds=None),
             horizon=int(params.get("horizon", 4)),
             z=params.get("z", 2.5),
@@ -308,8 +291,8 @@ def variant(name: str, params: dict[str, float]) -> Any:
             z=params.get("z", 2.0),
             discards=int(params.get("discards", 4)),
         )
-    if name == "expert-ties":
-        return TieBreakExpert(
+    if name == "expert":
+        return SkipBoExpert(
             Budget(iterations=int(params.get("iterations", 24)), milliseconds=None),
             horizon=int(params.get("horizon", 3)),
             z=params.get("z", 1.0),
@@ -360,5 +343,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    _ = skipbo_expert  # imported for variants that patch it
     main()

@@ -10,9 +10,10 @@ from cardtable.bots import make_bot
 from cardtable.bots.montecarlo import Budget, Comparison, compare, improve
 from cardtable.bots.registry import parse_bot_name
 from cardtable.bots.skipbo_expert import SkipBoExpert, _skipbo_progress
-from cardtable.bots.skipbo_hard import HardBot, PlanFollowingBot, _Planner
+from cardtable.bots.skipbo_hard import HardBot, PlanFollowingBot, _Planner, discard_options
 from cardtable.core import Rng
 from cardtable.games import get_game
+from cardtable.skipbo.moves import DISCARD_BASE
 from cardtable.skipbo.state import SkipBoState
 
 from ..skipbo.helpers import position
@@ -39,7 +40,7 @@ def _position(seed: int, moves: int) -> SkipBoState:
 
 
 def test_compare_pairs_every_alternative_with_the_baseline_on_the_same_redeals() -> None:
-    state = _position(3, 25)
+    state = _position(0, 4)
     expert = SkipBoExpert(Budget(iterations=6, milliseconds=None))
     baseline = HardBot().choose(state, Rng(0))
     before = state.to_json()
@@ -53,6 +54,42 @@ def test_compare_pairs_every_alternative_with_the_baseline_on_the_same_redeals()
     assert expert.compare(state, baseline, Rng(5)) == results
     redealt = state.determinize(state.current, Rng(77))
     assert expert.compare(redealt, baseline, Rng(5)) == results
+
+
+def test_rivals_are_the_moves_hard_values_close_to_its_own() -> None:
+    # Seed 0: at move 3 hard discards, at move 4 it plays; both have close rivals.
+    discarding = _position(0, 3)
+    baseline = HardBot().choose(discarding, Rng(0))
+    assert baseline >= DISCARD_BASE
+    legal = discarding.legal_actions()
+    rivals = SkipBoExpert().rivals(discarding, baseline)
+    assert rivals and baseline not in rivals and len(set(rivals)) == len(rivals)
+    assert all(a in legal and a >= DISCARD_BASE for a in rivals)
+    scores = dict((a, s) for s, a in discard_options(discarding, discarding.current, legal))
+    assert all(scores[a] >= scores[baseline] - 0.5 for a in rivals)
+    # A narrower margin keeps fewer (only exact ties at zero); a wider one more.
+    exact = SkipBoExpert(dmargin=0.0).rivals(discarding, baseline)
+    assert set(exact) <= set(rivals) and all(scores[a] == scores[baseline] for a in exact)
+    assert set(rivals) <= set(SkipBoExpert(dmargin=50.0).rivals(discarding, baseline))
+
+    playing = _position(0, 4)
+    baseline = HardBot().choose(playing, Rng(0))
+    assert baseline < DISCARD_BASE
+    rivals = SkipBoExpert().rivals(playing, baseline)
+    assert rivals and baseline not in rivals
+    assert all(a in playing.legal_actions() and a < DISCARD_BASE for a in rivals)
+    assert SkipBoExpert(margin=-1.0).rivals(playing, baseline) == []
+
+
+def test_an_expert_that_never_trusts_the_search_plays_hards_moves() -> None:
+    game = get_game("skipbo")
+    state = game.new_state(game.rules_from_json({"stock_size": 6}), 4)
+    expert = SkipBoExpert(Budget(iterations=3, milliseconds=None), z=float("inf"))
+    hard = HardBot()
+    while not state.is_over:
+        move = hard.choose(state, Rng(0))
+        assert expert.choose(state, Rng(0)) == move
+        state.apply_action(move)
 
 
 def test_equivalent_moves_differ_by_exactly_nothing_on_paired_redeals() -> None:
@@ -84,7 +121,7 @@ def test_equivalent_moves_differ_by_exactly_nothing_on_paired_redeals() -> None:
 
 
 def test_one_iteration_never_leaves_hards_move() -> None:
-    state = _position(3, 25)
+    state = _position(0, 4)
     baseline = HardBot().choose(state, Rng(0))
     results = SkipBoExpert(Budget(iterations=1, milliseconds=None)).compare(state, baseline, Rng(2))
     assert results and all(c.samples == 1 and c.error == float("inf") for c in results)

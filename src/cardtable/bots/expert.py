@@ -1,8 +1,9 @@
 """``expert`` bots: determinized Monte-Carlo search over the hidden cards.
 
 Both experts play ``hard``'s move unless a search shows a clearly better one.
-``hard`` proposes the moves worth comparing (Skip-Bo: every distinct play and its
-three best discards; Skyjo: its best few options), and
+``hard`` proposes the moves worth comparing (Skip-Bo: the moves it values within a
+small margin of its own best, see :class:`~cardtable.bots.skipbo_expert.SkipBoExpert`;
+Skyjo: its best few options), and
 :func:`~cardtable.bots.montecarlo.compare` plays ``hard``'s move and each
 alternative on the same re-deals of the hidden cards with the same random stream,
 so that the difference between two moves comes from the moves alone. An
@@ -13,11 +14,12 @@ and an earlier version that always took it lost to ``hard``.
 
 Rollouts and scores:
 
-- Skip-Bo: ``horizon`` turns (default 4: the rest of this turn, the next player's,
-  and so on) of :class:`~cardtable.bots.skipbo_hard.PlanFollowingBot` in every
-  seat, scored by the stock race: stock cards the seat's side played minus the
-  best opposing side's, a finished round counting as 30 either way. Rollouts to
-  the end of the round would cost tens of milliseconds each.
+- Skip-Bo: ``horizon`` turns (default 3: the rest of this turn, the next player's,
+  and the next own turn in a 2-player game) of
+  :class:`~cardtable.bots.skipbo_hard.PlanFollowingBot` in every seat, scored by
+  the stock race: stock cards the seat's side played minus the best opposing
+  side's, a finished round counting as 30 either way. Rollouts to the end of the
+  round would cost tens of milliseconds each.
 - Skyjo: to the end of the round with ``greedy`` by default (a whole 4-player
   round played by ``hard`` costs 20 to 30 times as much CPU, see docs/bots.md;
   ``rollout="hard"`` selects it anyway), scored by the seat's round points against
@@ -38,10 +40,10 @@ from __future__ import annotations
 
 from .base import Bot
 from .montecarlo import Budget
-from .skipbo_expert import SkipBoExpert, skipbo_candidates
+from .skipbo_expert import SkipBoExpert
 from .skyjo_expert import SkyjoExpert, skyjo_candidates
 
-__all__ = ["SkipBoExpert", "SkyjoExpert", "make_expert", "skipbo_candidates", "skyjo_candidates"]
+__all__ = ["SkipBoExpert", "SkyjoExpert", "make_expert", "skyjo_candidates"]
 
 
 def make_expert(game: str, iterations: int) -> Bot:
