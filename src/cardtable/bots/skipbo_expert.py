@@ -132,8 +132,9 @@ class SkipBoExpert:
     def rivals(self, state: SkipBoState, baseline: int) -> list[int]:
         """The legal moves other than ``baseline`` that ``hard`` values close to its best.
 
-        A discard's rivals are the other discards; a play's are the other first plays
-        (and stopping to discard), each valued by the best line it starts.
+        A discard's rivals are the other discards; a play's are the other first plays,
+        each valued by the best line of the turn it starts (stopping to discard is
+        not a rival of a play: ``hard`` plays on when a line beats stopping).
         """
         legal = state.legal_actions()
         seat = state.current
