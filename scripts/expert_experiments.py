@@ -42,6 +42,10 @@ Fair variants use only what the seat sees:
 - ``expert-all``: the expert shipped until 2026-12-01: every distinct play and
   the 3 best discards compared with ``hard``'s move (``iterations`` 24,
   ``horizon`` 4, ``z`` 2.5).
+- ``expert-leaf``: the shipped ``expert`` whose rollouts that stop mid-round also
+  score what the building piles then offer: ``leaf`` (1.0) stock cards times the
+  own stock top's offer minus the best opposing one's (``hard``'s gap table, 1 when
+  the top fits now).
 - ``expert-discard``: the same paired, guarded comparison as ``expert-all``, run
   only where ``hard`` would end its turn with a discard (candidates: every
   distinct play, the ``discards`` best discards).
@@ -56,7 +60,7 @@ from multiprocessing import Pool
 from typing import Any
 
 from cardtable.bots import skipbo_hard
-from cardtable.bots.montecarlo import Budget, improve
+from cardtable.bots.montecarlo import Budget, Comparison, compare, improve
 from cardtable.bots.skipbo_expert import SkipBoExpert, _skipbo_progress
 from cardtable.bots.skipbo_hard import HardBot, PlanFollowingBot, _Planner
 from cardtable.core import GameState, Rng
@@ -265,6 +269,64 @@ class DiscardExpert(AllMovesExpert):
         return improve(first, self.compare(state, first, rng.spawn(), rivals), self.z)
 
 
+# --- fair: the tie-break with a leaf value for the stock tops the piles then offer ----
+def _offer(state: SkipBoState, seat: int) -> float:
+    """How close the building piles come to ``seat``'s stock top (1: it fits now)."""
+    stock = state.stocks[seat]
+    if not stock:
+        return 0.0
+    top = stock[-1]
+    if top == _WILD:
+        return 1.0
+    best = 0.0
+    for pile in state.building:
+        gap = top - (len(pile) + 1)
+        if 0 <= gap < len(skipbo_hard._GIFT_BY_GAP):
+            best = max(best, skipbo_hard._GIFT_BY_GAP[gap])
+    return best
+
+
+class LeafExpert(SkipBoExpert):
+    """The shipped tie-break whose rollouts also score what the piles offer at the horizon.
+
+    A rollout that stops mid-round adds ``leaf`` stock cards times (own offer minus
+    the best opposing offer), the offer being ``hard``'s gap table (1 when the stock
+    top fits a building pile now): the stock race alone ignores a stock card about
+    to be played.
+    """
+
+    def __init__(self, budget: Budget, horizon: int, z: float, leaf: float) -> None:
+        super().__init__(budget, horizon=horizon, z=z)
+        self.leaf = leaf
+
+    def _outcome(self, start: Any, end: Any, seat: int) -> tuple[float, float]:
+        value, other = _skipbo_progress(start, end, seat)
+        if len(end.round_log) > len(start.round_log):
+            return value, other
+        team = start.rules.team(seat)
+        mine = max(_offer(end, s) for s in team)
+        theirs = max(_offer(end, s) for s in range(end.n) if s not in team)
+        return value + self.leaf * (mine - theirs), other
+
+    def compare(
+        self, state: SkipBoState, baseline: int, rng: Rng, rivals: list[int] | None = None
+    ) -> list[Comparison]:
+        if rivals is None:
+            rivals = self.rivals(state, baseline)
+        policies = [PlanFollowingBot() for _ in range(state.n)]
+        return compare(
+            state,
+            state.current,
+            baseline,
+            rivals,
+            policies,
+            self._outcome,
+            self._over,
+            self.budget,
+            rng,
+        )
+
+
 # --- variants -------------------------------------------------------------------------
 def variant(name: str, params: dict[str, float]) -> Any:
     if name == "oracle-mc":
@@ -298,6 +360,13 @@ def variant(name: str, params: dict[str, float]) -> Any:
             z=params.get("z", 1.0),
             margin=params.get("margin", 3.0),
             dmargin=params.get("dmargin", 0.5),
+        )
+    if name == "expert-leaf":
+        return LeafExpert(
+            Budget(iterations=int(params.get("iterations", 24)), milliseconds=None),
+            horizon=int(params.get("horizon", 3)),
+            z=params.get("z", 1.0),
+            leaf=params.get("leaf", 1.0),
         )
     raise KeyError(name)
 
