@@ -28,7 +28,8 @@ import time
 from multiprocessing import Pool
 from typing import Any
 
-from cardtable.bots.montecarlo import Budget
+from expert_experiments import variant
+
 from cardtable.bots.skipbo_expert import SkipBoExpert, _skipbo_progress
 from cardtable.bots.skipbo_hard import HardBot, PlanFollowingBot
 from cardtable.core import Rng
@@ -47,13 +48,8 @@ def parse_variant(text: str) -> Variant:
 
 
 def make_variant(params: dict[str, float]) -> SkipBoExpert:
-    return SkipBoExpert(
-        Budget(iterations=int(params.get("iterations", 24)), milliseconds=None),
-        horizon=int(params.get("horizon", 3)),
-        z=params.get("z", 1.0),
-        margin=params.get("margin", 3.0),
-        dmargin=params.get("dmargin", 0.5),
-    )
+    expert: SkipBoExpert = variant("expert", params)
+    return expert
 
 
 #: Turns after which the judge reads the stock race (0: the end of the round).
