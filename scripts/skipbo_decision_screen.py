@@ -5,13 +5,15 @@
 
 Positions come from seeded ``hard``-vs-``hard`` games (game ``g`` dealt from
 ``game_seed(seed, g)``): every decision where ``hard`` would not play its stock
-and has a close rival (margin 6, discard margin 2, wider than any variant's).
+and has a close rival (margin 6, discard margin 2, wider than the default's);
+``--every`` keeps one in N of them.
 Each variant (``NAME:key=value,key=value``, keys of :class:`SkipBoExpert`:
 ``iterations``, ``horizon``, ``z``, ``margin``, ``dmargin``) chooses a move there,
 seeing only what its seat sees. Each move is then judged on the *true* state (the
 real hands, stocks and draw order): it is applied and every seat plays on as
-plan-following ``hard`` for ``--judge`` turns, scored like the expert's rollouts
-(stock cards played minus the opponent's, a finished round worth 30). With the
+plan-following ``hard`` to the end of the round, read at checkpoints: the stock
+race after 4, 8 and 16 turns (stock cards played minus the opponent's, a finished
+round worth 30) and the round's margin (the loser's stock cards left). With the
 real cards the continuation is exact, so a variant's gain at a position is the
 judged value of its move minus that of ``hard``'s move; averaged over many
 positions it estimates what the variant's choices are worth, with every variant
