@@ -7,7 +7,8 @@ Positions come from seeded four-``hard`` games (game ``g`` dealt from
 ``game_seed(seed, g)``): every ``--every``-th decision after the set-up where
 ``hard`` has more than one option. Each variant (``NAME:key=value,...``, keys as in
 ``scripts/skyjo_expert_experiments.py``: ``iterations``, ``width``, ``z``,
-``objective``, ``late``, ``rollout``) chooses a move there, seeing only what its seat
+``objective``, ``late``, ``rollout``; ``objective`` is 0, the round, unless given)
+chooses a move there, seeing only what its seat
 sees. Each move is then judged on the *true* state (the real face-down cards and
 draw order): it is applied and every seat plays ``hard`` to the end of the round,
 which with the real cards is exact. The judged value is the seat's round points
