@@ -60,7 +60,7 @@ from multiprocessing import Pool
 from typing import Any
 
 from cardtable.bots import skipbo_hard
-from cardtable.bots.montecarlo import Budget, Comparison, compare, improve
+from cardtable.bots.montecarlo import Budget, improve
 from cardtable.bots.skipbo_expert import SkipBoExpert, _skipbo_progress
 from cardtable.bots.skipbo_hard import HardBot, PlanFollowingBot, _Planner
 from cardtable.core import GameState, Rng
@@ -307,24 +307,6 @@ class LeafExpert(SkipBoExpert):
         mine = max(_offer(end, s) for s in team)
         theirs = max(_offer(end, s) for s in range(end.n) if s not in team)
         return value + self.leaf * (mine - theirs), other
-
-    def compare(
-        self, state: SkipBoState, baseline: int, rng: Rng, rivals: list[int] | None = None
-    ) -> list[Comparison]:
-        if rivals is None:
-            rivals = self.rivals(state, baseline)
-        policies = [PlanFollowingBot() for _ in range(state.n)]
-        return compare(
-            state,
-            state.current,
-            baseline,
-            rivals,
-            policies,
-            self._outcome,
-            self._over,
-            self.budget,
-            rng,
-        )
 
 
 # --- variants -------------------------------------------------------------------------

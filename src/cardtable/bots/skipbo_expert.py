@@ -129,6 +129,12 @@ class SkipBoExpert:
             return True
         return state.turns >= start.turns + self.horizon
 
+    def _outcome(
+        self, start: GameState[Any], end: GameState[Any], seat: int
+    ) -> tuple[float, float]:
+        """A rollout's score: the stock race (a subclass may add to it)."""
+        return _skipbo_progress(start, end, seat)
+
     def rivals(self, state: SkipBoState, baseline: int) -> list[int]:
         """The legal moves other than ``baseline`` that ``hard`` values close to its best.
 
@@ -170,7 +176,7 @@ class SkipBoExpert:
             baseline,
             rivals,
             policies,
-            _skipbo_progress,
+            self._outcome,
             self._over,
             self.budget,
             rng,
