@@ -171,3 +171,29 @@ def test_the_planned_line_says_whether_the_turn_is_planned_again() -> None:
     hand_only = _Planner(position(hands={0: [1, 2, 7, 9, 11]}, stocks={0: [12, 12], 1: [9]}), 0)
     hand_only.search()
     assert len(hand_only.best_line) == 2 and hand_only.best_stops
+
+
+@pytest.mark.parametrize(
+    "options", [{"players": 2, "stock_size": 10}, {"players": 4, "teams": True, "stock_size": 8}]
+)
+def test_hard_with_a_memo_decides_exactly_as_without(options: dict[str, Any]) -> None:
+    # One memo across many positions and their re-deals: a hit must give the move a
+    # fresh search gives, whatever the hidden cards (which the key leaves out).
+    game = get_game("skipbo")
+    rules = game.rules_from_json(options)
+    memo: dict[tuple[object, ...], Any] = {}
+    remembering, fresh = HardBot(memo), HardBot()
+    decisions = 0
+    for seed in range(3):
+        state = game.new_state(rules, seed)
+        rng = Rng(seed)
+        while not state.is_over and len(state.history) < 250:
+            for world in (state, state.determinize(state.current, rng.spawn())):
+                assert isinstance(world, SkipBoState)
+                assert remembering.choose(world, Rng(0)) == fresh.choose(world, Rng(0))
+                decisions += 1
+            legal = state.legal_actions()
+            # Mostly hard's moves, sometimes another, to reach varied positions.
+            move = legal[rng.below(len(legal))] if rng.below(4) == 0 else fresh.choose(state, rng)
+            state.apply_action(move)
+    assert 0 < len(memo) < decisions

@@ -236,7 +236,8 @@ def _advise_skipbo(
     for action in legal:
         representative.setdefault(_skipbo_key(state, action), action)
     candidates = list(representative.values())
-    policies = [skipbo_hard.HardBot() for _ in range(state.n)]
+    memo: dict[tuple[object, ...], skipbo_hard.Decision] = {}
+    policies = [skipbo_hard.HardBot(memo) for _ in range(state.n)]
     estimates = {
         e.action: e
         for e in evaluate(

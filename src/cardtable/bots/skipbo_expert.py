@@ -169,7 +169,9 @@ class SkipBoExpert:
         """
         if rivals is None:
             rivals = self.rivals(state, baseline)
-        policies = [skipbo_hard.PlanFollowingBot() for _ in range(state.n)]
+        # Close moves on one re-deal meet the same positions often: one memo for the search.
+        memo: dict[tuple[object, ...], skipbo_hard.Decision] = {}
+        policies = [skipbo_hard.PlanFollowingBot(memo) for _ in range(state.n)]
         return compare(
             state,
             state.current,
