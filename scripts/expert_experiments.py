@@ -13,7 +13,8 @@
 Game ``i`` is dealt from ``game_seed(seed, i // 2)`` with the variant in seat
 ``i % 2`` and ``hard`` in the other (so every deal is played from both seats).
 The line printed gives the wins, the 95% Wilson interval and the variant's CPU
-seconds per game.
+seconds per game; stderr gets a line per game as it ends (games in order: the
+game's number, 1 if the variant won it, the wins so far and their rate).
 
 Oracles are calibration only, never bots to ship: they read the real hidden cards.
 
@@ -42,6 +43,8 @@ Fair variants use only what the seat sees:
 - ``expert-all``: the expert shipped until 2026-12-01: every distinct play and
   the 3 best discards compared with ``hard``'s move (``iterations`` 24,
   ``horizon`` 4, ``z`` 2.5).
+  ``smargin``: stopping (``hard``'s discard) is a rival of a play too when
+  ``hard`` values it within ``smargin`` of its best line (default: never).
 - ``expert-leaf``: the shipped ``expert`` whose rollouts that stop mid-round also
   score what the building piles then offer: ``leaf`` (1.0) stock cards times the
   own stock top's offer minus the best opposing one's (``hard``'s gap table, 1 when
@@ -55,6 +58,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 import time
 from multiprocessing import Pool
 from typing import Any
@@ -342,6 +346,7 @@ def variant(name: str, params: dict[str, float]) -> Any:
             z=params.get("z", 1.0),
             margin=params.get("margin", 3.0),
             dmargin=params.get("dmargin", 0.5),
+            smargin=params.get("smargin"),
         )
     if name == "expert-leaf":
         return LeafExpert(
@@ -377,7 +382,16 @@ def main() -> None:
     params = {k: float(v) for k, _, v in (s.partition("=") for s in args.set)}
     jobs = [(args.variant, params, args.stock, args.seed, i) for i in range(args.games)]
     with Pool(args.workers) as pool:
-        results = pool.map(_one, jobs, chunksize=4)
+        results = []
+        # One line per game on stderr (games in order): a long run can be read as it goes.
+        for done, result in enumerate(pool.imap(_one, jobs, chunksize=2), start=1):
+            results.append(result)
+            won = sum(w for w, _ in results)
+            print(
+                f"{done} {int(result[0])} {won} {100 * won / done:.1f}%",
+                file=sys.stderr,
+                flush=True,
+            )
     wins = sum(won for won, _ in results)
     cpu = sum(t for _, t in results)
     n = args.games

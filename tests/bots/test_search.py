@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -13,7 +14,7 @@ from cardtable.bots.skipbo_expert import SkipBoExpert, _skipbo_progress
 from cardtable.bots.skipbo_hard import HardBot, PlanFollowingBot, _Planner, discard_options
 from cardtable.core import Rng
 from cardtable.games import get_game
-from cardtable.skipbo.moves import DISCARD_BASE
+from cardtable.skipbo.moves import DISCARD_BASE, DISCARD_PLAY_BASE, END_TURN, STOCK_BASE
 from cardtable.skipbo.state import SkipBoState
 
 from ..skipbo.helpers import position
@@ -197,3 +198,32 @@ def test_hard_with_a_memo_decides_exactly_as_without(options: dict[str, Any]) ->
             move = legal[rng.below(len(legal))] if rng.below(4) == 0 else fresh.choose(state, rng)
             state.apply_action(move)
     assert 0 < len(memo) < decisions
+
+
+def _hard_positions(seeds: range, stock: int) -> Iterator[tuple[SkipBoState, int]]:
+    """Every position of seeded ``hard`` games, with ``hard``'s move there."""
+    game = get_game("skipbo")
+    for seed in seeds:
+        state = game.new_state(game.rules_from_json({"stock_size": stock}), seed)
+        assert isinstance(state, SkipBoState)
+        while not state.is_over:
+            move = HardBot().choose(state, Rng(0))
+            yield state, move
+            state.apply_action(move)
+
+
+def test_stopping_is_a_rival_of_a_play_only_with_a_stop_margin() -> None:
+    found = 0
+    for state, baseline in _hard_positions(range(4), 10):
+        # Plays from the hand or a discard pile (stock plays are never searched).
+        if not (baseline < STOCK_BASE or DISCARD_PLAY_BASE <= baseline < DISCARD_BASE):
+            continue
+        legal = state.legal_actions()
+        stop = END_TURN if END_TURN in legal else HardBot.discard(state, state.current, legal)
+        assert all(a < DISCARD_BASE for a in SkipBoExpert().rivals(state, baseline))
+        close = SkipBoExpert(smargin=3.0).rivals(state, baseline)
+        assert [a for a in close if a >= DISCARD_BASE] in ([], [stop])
+        found += stop in close
+        # With an unbounded margin, stopping always is a rival.
+        assert stop in SkipBoExpert(smargin=float("inf")).rivals(state, baseline)
+    assert found

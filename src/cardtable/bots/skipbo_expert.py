@@ -11,7 +11,7 @@ import math
 from typing import Any
 
 from ..core import GameState, Rng
-from ..skipbo.moves import DISCARD_BASE, DISCARD_PLAY_BASE, STOCK_BASE
+from ..skipbo.moves import DISCARD_BASE, DISCARD_PLAY_BASE, END_TURN, STOCK_BASE
 from ..skipbo.state import SkipBoState
 from . import skipbo_hard
 from .montecarlo import Budget, Comparison, compare, improve
@@ -115,12 +115,14 @@ class SkipBoExpert:
         z: float = 1.0,
         margin: float = 3.0,
         dmargin: float = 0.5,
+        smargin: float | None = None,
     ) -> None:
         self.budget = budget or Budget(iterations=24, milliseconds=None)
         self.horizon = horizon
         self.z = z
         self.margin = margin
         self.dmargin = dmargin
+        self.smargin = smargin
         self.hard = skipbo_hard.HardBot()
 
     def _over(self, start: GameState[Any], state: GameState[Any]) -> bool:
@@ -139,8 +141,10 @@ class SkipBoExpert:
         """The legal moves other than ``baseline`` that ``hard`` values close to its best.
 
         A discard's rivals are the other discards; a play's are the other first plays,
-        each valued by the best line of the turn it starts (stopping to discard is
-        not a rival of a play: ``hard`` plays on when a line beats stopping).
+        each valued by the best line of the turn it starts. With ``smargin`` set,
+        stopping (``hard``'s discard, or ending the turn with an empty hand) is a
+        rival of a play too when ``hard`` values it within ``smargin`` of its best
+        line; by default it is not (``hard`` plays on when a line beats stopping).
         """
         legal = state.legal_actions()
         seat = state.current
@@ -158,6 +162,12 @@ class SkipBoExpert:
                 action = skipbo_hard.HardBot._action(state, first)
                 if action in legal:
                     close.append(action)
+            stop = planner.by_first.get(None)
+            if self.smargin is not None and stop is not None and stop >= best - self.smargin:
+                if END_TURN in legal:
+                    close.append(END_TURN)
+                else:
+                    close.append(skipbo_hard.HardBot.discard(state, seat, legal))
         return [a for a in dict.fromkeys(close) if a != baseline]
 
     def compare(
