@@ -9,7 +9,10 @@ from typing import Any
 
 from cardtable.i18n import catalog
 
-TIMEOUT = 15_000
+# How long a page may take to show what a step waits for (ms). Generous: with two test
+# workers, the server's bot threads and Chromium sharing two cores, a page that is
+# right has been seen to need more than 15 s; a page that is wrong fails either way.
+TIMEOUT = 40_000
 SHOTS = Path(__file__).parents[2] / "artifacts" / "screenshots"
 
 
