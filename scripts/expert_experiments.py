@@ -49,6 +49,10 @@ Fair variants use only what the seat sees:
   score what the building piles then offer: ``leaf`` (1.0) stock cards times the
   own stock top's offer minus the best opposing one's (``hard``'s gap table, 1 when
   the top fits now).
+- ``expert-value``: the shipped ``expert`` whose rollouts that stop mid-round
+  add ``value`` (1.0) times the stock cards each side can expect to play in the
+  next 8 turns, own minus the opponent's (``bots/skipbo_value.py``, fitted by
+  ``scripts/skipbo_leaf_fit.py``); ``smargin`` as for ``expert``.
 - ``expert-discard``: the same paired, guarded comparison as ``expert-all``, run
   only where ``hard`` would end its turn with a discard (candidates: every
   distinct play, the ``discards`` best discards).
@@ -67,6 +71,7 @@ from cardtable.bots import skipbo_hard
 from cardtable.bots.montecarlo import Budget, improve
 from cardtable.bots.skipbo_expert import SkipBoExpert, _skipbo_progress
 from cardtable.bots.skipbo_hard import HardBot, PlanFollowingBot, _Planner
+from cardtable.bots.skipbo_value import stock_cards_to_come
 from cardtable.core import GameState, Rng
 from cardtable.games import get_game
 from cardtable.sim.tournament import game_seed, play_game
@@ -313,6 +318,27 @@ class LeafExpert(SkipBoExpert):
         return value + self.leaf * (mine - theirs), other
 
 
+class ValueExpert(SkipBoExpert):
+    """The shipped tie-break whose rollouts that stop mid-round add the fitted value.
+
+    ``value`` times the stock cards each side can expect to play in the next 8
+    turns (:func:`~cardtable.bots.skipbo_value.stock_cards_to_come`), own minus the
+    opponent's, is added to the stock race.
+    """
+
+    def __init__(self, budget: Budget, horizon: int, z: float, value: float, **kw: Any) -> None:
+        super().__init__(budget, horizon=horizon, z=z, **kw)
+        self.value = value
+
+    def _outcome(self, start: Any, end: Any, seat: int) -> tuple[float, float]:
+        race, other = _skipbo_progress(start, end, seat)
+        if len(end.round_log) > len(start.round_log):
+            return race, other
+        opponent = 1 - seat
+        worth = stock_cards_to_come(end, seat) - stock_cards_to_come(end, opponent)
+        return race + self.value * worth, other
+
+
 # --- variants -------------------------------------------------------------------------
 def variant(name: str, params: dict[str, float]) -> Any:
     if name == "oracle-mc":
@@ -346,6 +372,14 @@ def variant(name: str, params: dict[str, float]) -> Any:
             z=params.get("z", 1.0),
             margin=params.get("margin", 3.0),
             dmargin=params.get("dmargin", 0.5),
+            smargin=params.get("smargin"),
+        )
+    if name == "expert-value":
+        return ValueExpert(
+            Budget(iterations=int(params.get("iterations", 24)), milliseconds=None),
+            horizon=int(params.get("horizon", 3)),
+            z=params.get("z", 1.0),
+            value=params.get("value", 1.0),
             smargin=params.get("smargin"),
         )
     if name == "expert-leaf":

@@ -1,0 +1,47 @@
+"""The fitted Skip-Bo position value the expert's rollouts can add at their horizon."""
+
+from __future__ import annotations
+
+from cardtable.bots import skipbo_value
+from cardtable.bots.skipbo_value import FEATURES, features, stock_cards_to_come
+from cardtable.games import get_game
+from cardtable.skipbo.state import SkipBoState
+
+
+def _deal(seed: int = 3) -> SkipBoState:
+    game = get_game("skipbo")
+    state = game.new_state(game.rules_from_json({"stock_size": 10}), seed)
+    assert isinstance(state, SkipBoState)
+    return state
+
+
+def test_one_weight_per_feature_and_an_intercept() -> None:
+    state = _deal()
+    assert len(features(state, 0, True)) == len(FEATURES)
+    assert len(skipbo_value.MOVER) == len(skipbo_value.OTHER) == len(FEATURES) + 1
+
+
+def test_the_stock_top_and_the_bridge_are_read_from_the_building_piles() -> None:
+    state = _deal()
+    seat = state.current
+    state.building = [[], [], [], []]
+    state.stocks[seat][-1] = 1  # fits an empty building pile now
+    hot = features(state, seat, True)
+    assert hot[FEATURES.index("top fits")] == 1.0
+    assert hot[FEATURES.index("bridge short 0")] == 0.0  # nothing to bridge
+    # A 4 over empty piles needs 1, 2 and 3: held numbers and Skip-Bo cards bridge it.
+    state.stocks[seat][-1] = 4
+    state.hands[seat] = [1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]  # a Skip-Bo card and a 2
+    state.hand_sizes[seat] = 2
+    state.discards[seat] = [[3], [], [], []]
+    bridged = features(state, seat, True)
+    assert bridged[FEATURES.index("top gap 3")] == 1.0
+    assert bridged[FEATURES.index("bridge short 0")] == 1.0
+    assert bridged[FEATURES.index("wilds in hand")] == 1.0
+    state.discards[seat] = [[], [], [], []]
+    assert features(state, seat, True)[FEATURES.index("bridge short 1")] == 1.0
+    # The fitted value prefers the bridged position.
+    state.discards[seat] = [[3], [], [], []]
+    bridged_value = stock_cards_to_come(state, seat)
+    state.discards[seat] = [[], [], [], []]
+    assert bridged_value > stock_cards_to_come(state, seat)
