@@ -65,7 +65,7 @@ def _samples(
 
 def _fit(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     design = np.column_stack([np.ones(len(x)), x])
-    coef, *_ = np.linalg.lstsq(design, y, rcond=None)
+    coef: np.ndarray = np.linalg.lstsq(design, y, rcond=None)[0]
     return coef
 
 
