@@ -188,12 +188,13 @@ class _Planner:
                 self.path.pop()
                 self._unplay(need)
                 self.depths[index] += 1
-        # Hand cards, numbered before wild.
+        # Hand cards, numbered before wild. A numbered card fits only the piles that
+        # need it, so the needs (ascending) are the numbered cards worth looking at.
         hand = self.hand
-        for card in (*range(1, 13), _WILD):
+        for card in (*needs, _WILD):
             if not hand[card]:
                 continue
-            for need in needs if card == _WILD else ([card] if card in nexts else []):
+            for need in needs if card == _WILD else (card,):
                 hand[card] -= 1
                 self._play(need)
                 move = (-2 - card, need)

@@ -53,6 +53,14 @@ CASES: tuple[GoldenCase, ...] = (
         ("greedy",), "multi-round scoring to 100",
     ),
     GoldenCase(
+        "skipbo", "2p_stock10_hard", {"players": 2, "stock_size": 10}, 104,
+        ("hard",), "the hard bot's planned turns, two players",
+    ),
+    GoldenCase(
+        "skipbo", "3p_stock8_hard_greedy", {"players": 3, "stock_size": 8}, 105,
+        ("hard", "greedy"), "hard against greedy, three players (two stocks to fear)",
+    ),
+    GoldenCase(
         "skyjo", "3p_greedy_random", {"players": 3}, 111,
         ("greedy", "random"), "three players, greedy and random; columns leave the grid",
     ),
