@@ -43,7 +43,9 @@ Fair variants use only what the seat sees:
 - ``expert-all``: the expert shipped until 2026-12-01: every distinct play and
   the 3 best discards compared with ``hard``'s move (``iterations`` 24,
   ``horizon`` 4, ``z`` 2.5).
-  ``smargin``: stopping (``hard``'s discard) is a rival of a play too when
+  ``seat_draws`` 1: each seat draws from its own part of the re-dealt draw pile
+  (``bots/skipbo_draws.py``), so that moves drawing different numbers of cards
+  stay paired. ``smargin``: stopping (``hard``'s discard) is a rival of a play too when
   ``hard`` values it within ``smargin`` of its best line (default: never).
 - ``expert-leaf``: the shipped ``expert`` whose rollouts that stop mid-round also
   score what the building piles then offer: ``leaf`` (1.0) stock cards times the
@@ -373,6 +375,7 @@ def variant(name: str, params: dict[str, float]) -> Any:
             margin=params.get("margin", 3.0),
             dmargin=params.get("dmargin", 0.5),
             smargin=params.get("smargin"),
+            seat_draws=bool(params.get("seat_draws", 0)),
         )
     if name == "expert-value":
         return ValueExpert(
@@ -381,6 +384,7 @@ def variant(name: str, params: dict[str, float]) -> Any:
             z=params.get("z", 1.0),
             value=params.get("value", 1.0),
             smargin=params.get("smargin"),
+            seat_draws=bool(params.get("seat_draws", 0)),
         )
     if name == "expert-leaf":
         return LeafExpert(

@@ -40,9 +40,12 @@ def _position(seed: int, moves: int) -> SkipBoState:
     return state
 
 
-def test_compare_pairs_every_alternative_with_the_baseline_on_the_same_redeals() -> None:
+@pytest.mark.parametrize("seat_draws", [False, True])
+def test_compare_pairs_every_alternative_with_the_baseline_on_the_same_redeals(
+    seat_draws: bool,
+) -> None:
     state = _position(0, 4)
-    expert = SkipBoExpert(Budget(iterations=6, milliseconds=None))
+    expert = SkipBoExpert(Budget(iterations=6, milliseconds=None), seat_draws=seat_draws)
     baseline = HardBot().choose(state, Rng(0))
     before = state.to_json()
     results = expert.compare(state, baseline, Rng(5))

@@ -56,6 +56,15 @@ class Estimate:
 Outcome = Callable[[GameState[Any], GameState[Any], int], tuple[float, float]]
 """``outcome(start, end, seat)``: (value to maximise, secondary figure) of a rollout."""
 RoundOver = Callable[[GameState[Any], GameState[Any]], bool]
+Playout = Callable[
+    [GameState[Any], int, GameState[Any], Sequence[Bot], Rng, RoundOver], GameState[Any]
+]
+"""``playout(world, action, start, policies, rng, round_over)``: the end of a rollout.
+
+``world`` is a re-dealt copy for this action alone; the playout makes ``action`` on it
+and plays on until ``round_over(start, state)``. :func:`play_out` is the plain one; a
+game may pair its rollouts more closely (Skip-Bo: each seat draws from its own part
+of the re-dealt draw pile)."""
 
 
 def evaluate(
@@ -67,9 +76,12 @@ def evaluate(
     round_over: RoundOver,
     budget: Budget,
     rng: Rng,
+    playout: Playout | None = None,
 ) -> list[Estimate]:
     """Every candidate's estimate, best first (ties by action code)."""
-    done, results = _sample(state, seat, candidates, policies, outcome, round_over, budget, rng)
+    done, results = _sample(
+        state, seat, candidates, policies, outcome, round_over, budget, rng, playout or play_out
+    )
     estimates = []
     for action in candidates:
         total = extra = 0.0
@@ -90,6 +102,7 @@ def _sample(
     round_over: RoundOver,
     budget: Budget,
     rng: Rng,
+    playout: Playout,
 ) -> tuple[int, dict[int, list[tuple[float, float]]]]:
     """The iterations run and each move's outcomes, one per iteration.
 
@@ -108,28 +121,29 @@ def _sample(
         world = state.determinize(seat, rng.spawn())
         stream = rng.next64()
         for action in moves:
-            copy = world.clone()
-            copy.advance(action)
-            end = _rollout(copy, state, policies, Rng(stream), round_over)
+            end = playout(world.clone(), action, state, policies, Rng(stream), round_over)
             results[action].append(outcome(state, end, seat))
         done += 1
     return done, results
 
 
-def _rollout(
-    state: GameState[Any],
+def play_out(
+    world: GameState[Any],
+    action: int,
     start: GameState[Any],
     policies: Sequence[Bot],
     rng: Rng,
     round_over: RoundOver,
 ) -> GameState[Any]:
+    """``action``, then the policies' moves until ``round_over`` (see :data:`Playout`)."""
+    world.advance(action)
     moves = 0
-    while not round_over(start, state) and moves < ROLLOUT_MOVE_LIMIT:
-        seat = state.current_player
+    while not round_over(start, world) and moves < ROLLOUT_MOVE_LIMIT:
+        seat = world.current_player
         assert seat is not None
-        state.advance(policies[seat].choose(state, rng))
+        world.advance(policies[seat].choose(world, rng))
         moves += 1
-    return state
+    return world
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +168,7 @@ def compare(
     round_over: RoundOver,
     budget: Budget,
     rng: Rng,
+    playout: Playout | None = None,
 ) -> list[Comparison]:
     """Each alternative's paired gain over ``baseline``, largest first.
 
@@ -162,7 +177,9 @@ def compare(
     alone and its standard error is small enough to act on.
     """
     moves = [baseline, *(a for a in alternatives if a != baseline)]
-    done, results = _sample(state, seat, moves, policies, outcome, round_over, budget, rng)
+    done, results = _sample(
+        state, seat, moves, policies, outcome, round_over, budget, rng, playout or play_out
+    )
     base = [value for value, _ in results[baseline]]
     comparisons = []
     for action in moves[1:]:

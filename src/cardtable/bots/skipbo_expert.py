@@ -15,6 +15,7 @@ from ..skipbo.moves import DISCARD_BASE, DISCARD_PLAY_BASE, END_TURN, STOCK_BASE
 from ..skipbo.state import SkipBoState
 from . import skipbo_hard
 from .montecarlo import Budget, Comparison, compare, improve
+from .skipbo_draws import seat_draw_play_out
 
 #: Skip-Bo rollouts stop after this many turns per seat and are scored by the stocks left.
 SKIPBO_HORIZON = 3
@@ -116,6 +117,7 @@ class SkipBoExpert:
         margin: float = 3.0,
         dmargin: float = 0.5,
         smargin: float | None = None,
+        seat_draws: bool = False,
     ) -> None:
         self.budget = budget or Budget(iterations=24, milliseconds=None)
         self.horizon = horizon
@@ -123,6 +125,7 @@ class SkipBoExpert:
         self.margin = margin
         self.dmargin = dmargin
         self.smargin = smargin
+        self.seat_draws = seat_draws
         self.hard = skipbo_hard.HardBot()
 
     def _over(self, start: GameState[Any], state: GameState[Any]) -> bool:
@@ -192,6 +195,7 @@ class SkipBoExpert:
             self._over,
             self.budget,
             rng,
+            seat_draw_play_out if self.seat_draws else None,
         )
 
     def choose(self, state: GameState[Any], rng: Rng) -> int:
