@@ -15,7 +15,7 @@ from ..skipbo.moves import DISCARD_BASE, DISCARD_PLAY_BASE, END_TURN, STOCK_BASE
 from ..skipbo.state import SkipBoState
 from . import skipbo_hard
 from .montecarlo import Budget, Comparison, compare, improve
-from .skipbo_draws import seat_draw_play_out
+from .seat_draws import SKIPBO_SEAT_DRAWS
 
 #: Skip-Bo rollouts stop after this many turns per seat and are scored by the stocks left.
 SKIPBO_HORIZON = 3
@@ -195,7 +195,7 @@ class SkipBoExpert:
             self._over,
             self.budget,
             rng,
-            seat_draw_play_out if self.seat_draws else None,
+            SKIPBO_SEAT_DRAWS if self.seat_draws else None,
         )
 
     def choose(self, state: GameState[Any], rng: Rng) -> int:

@@ -18,6 +18,7 @@ from ..skyjo.state import DRAWN, OVER, SETUP, TAKEN, SkyjoState
 from . import skyjo_hard
 from .base import Bot
 from .montecarlo import Budget, Comparison, compare, improve
+from .seat_draws import SKYJO_SEAT_DRAWS
 
 
 # --- Skyjo --------------------------------------------------------------------
@@ -123,6 +124,8 @@ class SkyjoExpert:
     ``hard``'s best moves that do and do not end the round; ``late`` searches only
     once the highest total is within ``late`` points of the end score (``hard``'s
     move before). Neither beat the default in the measurements of docs/bots.md.
+    ``seat_draws`` gives each seat its own part of the re-dealt draw pile in the
+    rollouts (:mod:`.seat_draws`), so that drawing and taking the discard stay paired.
     """
 
     name = "expert"
@@ -135,6 +138,7 @@ class SkyjoExpert:
         z: float = 2.5,
         objective: str = "round",
         late: float | None = None,
+        seat_draws: bool = False,
     ) -> None:
         if objective not in ("round", "game"):
             raise ValueError(f"objective must be 'round' or 'game', not {objective!r}")
@@ -144,6 +148,7 @@ class SkyjoExpert:
         self.z = z
         self.objective = objective
         self.late = late
+        self.seat_draws = seat_draws
         self.hard = skyjo_hard.HardBot()
 
     def _policy(self) -> Bot:
@@ -165,6 +170,7 @@ class SkyjoExpert:
             _skyjo_round_over,
             self.budget,
             rng,
+            SKYJO_SEAT_DRAWS if self.seat_draws else None,
         )
 
     def choose(self, state: GameState[Any], rng: Rng) -> int:

@@ -1,15 +1,18 @@
-"""Skip-Bo rollouts with a draw queue per seat: the same cards, each seat's draws fixed."""
+"""Rollouts with a draw queue per seat: the same cards, each seat's draws fixed."""
 
 from __future__ import annotations
 
 from collections import Counter
 
-from cardtable.bots.skipbo_draws import SeatDraws
+from cardtable.bots.seat_draws import SeatDraws, skipbo_drawer, skyjo_drawer
 from cardtable.bots.skipbo_hard import HardBot
+from cardtable.bots.skyjo_hard import HardBot as SkyjoHardBot
 from cardtable.core import Rng
 from cardtable.games import get_game
 from cardtable.skipbo.moves import DISCARD_BASE, STOCK_BASE
 from cardtable.skipbo.state import SkipBoState
+from cardtable.skyjo.moves import DRAW, TAKE_DISCARD
+from cardtable.skyjo.state import TURN, SkyjoState
 
 
 def _world(players: int, seed: int) -> SkipBoState:
@@ -39,7 +42,7 @@ def test_each_seat_draws_its_own_queue_and_no_card_is_lost() -> None:
     for players, seed in ((2, 1), (3, 2), (2, 3)):
         state = _world(players, seed)
         everything = _cards(state)
-        draws = SeatDraws(state)
+        draws = SeatDraws(state, skipbo_drawer)
         rng = Rng(seed)
         hard = HardBot()
         while not state.is_over and len(state.history) < 3000:
@@ -87,7 +90,7 @@ def test_a_seats_draws_do_not_depend_on_how_many_cards_the_others_drew() -> None
     refills = []
     for plays in ((4, 8, 12, 16, 20), ()):  # play 1 to 5 from the hand onto pile 1, or not
         copy = world.clone()
-        draws = SeatDraws(copy)
+        draws = SeatDraws(copy, skipbo_drawer)
         for play in plays:
             draws.advance(copy, play)
         discard = next(a for a in copy.legal_actions() if a >= DISCARD_BASE)
@@ -96,3 +99,34 @@ def test_a_seats_draws_do_not_depend_on_how_many_cards_the_others_drew() -> None
         refills.append(_hand(copy, opponent) - opponent_before)
     assert sum(refills[0].values()) > 0
     assert refills[0] == refills[1]
+
+
+def test_a_skyjo_player_who_takes_the_discard_leaves_the_next_draw_to_nobody_else() -> None:
+    # Seat draws: whether the mover draws or takes the discard, the next player's
+    # draw is the same card (with one shared pile it would be the mover's card).
+    game = get_game("skyjo")
+    state = game.new_state(game.rules_from_json({"players": 3}), 7)
+    assert isinstance(state, SkyjoState)
+    rng = Rng(1)
+    while state.phase != TURN:
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.below(len(legal))])
+    world = state.determinize(state.player, Rng(2))
+    hard = SkyjoHardBot()
+    next_draws = []
+    for first in (DRAW, TAKE_DISCARD):
+        copy = world.clone()
+        draws = SeatDraws(copy, skyjo_drawer)
+        mover = copy.player
+        draws.advance(copy, first)
+        while copy.player == mover:  # finish the mover's turn as hard would
+            draws.advance(copy, hard.choose(copy, rng))
+        assert copy.phase == TURN
+        draws.advance(copy, DRAW)
+        next_draws.append(copy.hand)
+    assert next_draws[0] == next_draws[1]
+    # With one plain pile, the card the mover draws in one case is the next
+    # player's draw in the other.
+    plain = world.clone()
+    plain.advance(TAKE_DISCARD)
+    assert plain.draw[-1] == world.draw[-1]
