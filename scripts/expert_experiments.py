@@ -38,8 +38,11 @@ Fair variants use only what the seat sees:
   tie-break: only the moves ``hard`` itself values within ``margin`` (plays: the
   best line each first play starts, default 3.0) or ``dmargin`` (discards:
   ``discard_options`` scores, default 0.5) of its best are compared with its move,
-  ``iterations`` re-deals (24), ``horizon`` turns (3), a rival taken above ``z``
-  standard errors (1.0). Until 2026-12-01 this was the ``expert-ties`` experiment.
+  ``iterations`` re-deals (48), ``horizon`` turns (4), ``seat_draws`` (1), a rival
+  taken above ``z`` standard errors (1.0). Until 2026-12-01 this was the
+  ``expert-ties`` experiment; until the evening of 2026-12-01 its defaults were 24 re-deals,
+  3 turns and one shared draw pile (``--set iterations=24 --set horizon=3 --set
+  seat_draws=0`` plays it as then).
 - ``expert-all``: the expert shipped until 2026-12-01: every distinct play and
   the 3 best discards compared with ``hard``'s move (``iterations`` 24,
   ``horizon`` 4, ``z`` 2.5).
@@ -369,22 +372,22 @@ def variant(name: str, params: dict[str, float]) -> Any:
         )
     if name == "expert":
         return SkipBoExpert(
-            Budget(iterations=int(params.get("iterations", 24)), milliseconds=None),
-            horizon=int(params.get("horizon", 3)),
+            Budget(iterations=int(params.get("iterations", 48)), milliseconds=None),
+            horizon=int(params.get("horizon", 4)),
             z=params.get("z", 1.0),
             margin=params.get("margin", 3.0),
             dmargin=params.get("dmargin", 0.5),
             smargin=params.get("smargin"),
-            seat_draws=bool(params.get("seat_draws", 0)),
+            seat_draws=bool(params.get("seat_draws", 1)),
         )
     if name == "expert-value":
         return ValueExpert(
-            Budget(iterations=int(params.get("iterations", 24)), milliseconds=None),
-            horizon=int(params.get("horizon", 3)),
+            Budget(iterations=int(params.get("iterations", 48)), milliseconds=None),
+            horizon=int(params.get("horizon", 4)),
             z=params.get("z", 1.0),
             value=params.get("value", 1.0),
             smargin=params.get("smargin"),
-            seat_draws=bool(params.get("seat_draws", 0)),
+            seat_draws=bool(params.get("seat_draws", 1)),
         )
     if name == "expert-leaf":
         return LeafExpert(

@@ -93,11 +93,13 @@ class SkipBoExpert:
     the turn it starts, and each discard by its discard score; only the moves it
     values within ``margin`` (plays) or ``dmargin`` (discards) of its own best are
     compared with its move. They are played on the same re-deals of the hidden cards
-    (``determinize``), each followed by ``horizon`` turns (default 3: the rest of this
-    turn, the opponent's, and the next own turn) of
-    :class:`~cardtable.bots.skipbo_hard.PlanFollowingBot` in every seat, and scored
-    by the stock race over those turns. A rival replaces ``hard``'s move only when
-    its paired gain is more than ``z`` standard errors above zero.
+    (``determinize``; 48 by default), each followed by ``horizon`` turns (default 4:
+    the rest of this turn, the opponent's, the next own turn and the opponent's
+    answer to it) of :class:`~cardtable.bots.skipbo_hard.PlanFollowingBot` in every
+    seat, each seat drawing from its own part of the re-dealt pile (``seat_draws``,
+    :mod:`.seat_draws`), and scored by the stock race over those turns. A rival
+    replaces ``hard``'s move only when its paired gain is more than ``z`` standard
+    errors above zero.
 
     Why only close rivals: where ``hard``'s own values differ a lot, ``hard`` is
     right, and a few dozen noisy rollouts that disagree are mostly wrong. An earlier
@@ -112,14 +114,14 @@ class SkipBoExpert:
     def __init__(
         self,
         budget: Budget | None = None,
-        horizon: int = 3,
+        horizon: int = 4,
         z: float = 1.0,
         margin: float = 3.0,
         dmargin: float = 0.5,
         smargin: float | None = None,
-        seat_draws: bool = False,
+        seat_draws: bool = True,
     ) -> None:
-        self.budget = budget or Budget(iterations=24, milliseconds=None)
+        self.budget = budget or Budget(iterations=48, milliseconds=None)
         self.horizon = horizon
         self.z = z
         self.margin = margin
