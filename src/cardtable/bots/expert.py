@@ -14,12 +14,14 @@ and an earlier version that always took it lost to ``hard``.
 
 Rollouts and scores:
 
-- Skip-Bo: ``horizon`` turns (default 3: the rest of this turn, the next player's,
-  and the next own turn in a 2-player game) of
-  :class:`~cardtable.bots.skipbo_hard.PlanFollowingBot` in every seat, scored by
-  the stock race: stock cards the seat's side played minus the best opposing
+- Skip-Bo: ``horizon`` turns (default 4: the rest of this turn, the next
+  player's, the next own turn and the answer to it in a 2-player game) of
+  :class:`~cardtable.bots.skipbo_hard.PlanFollowingBot` in every seat, each seat
+  drawing from its own part of the re-dealt draw pile (:mod:`.seat_draws`), scored
+  by the stock race: stock cards the seat's side played minus the best opposing
   side's, a finished round counting as 30 either way. Rollouts to the end of the
-  round would cost tens of milliseconds each.
+  round would cost tens of milliseconds each. The rollouts' ``hard`` players share
+  a memo of their decisions for the search (``HardBot(memo)``).
 - Skyjo: to the end of the round with ``greedy`` by default (a whole 4-player
   round played by ``hard`` costs 20 to 30 times as much CPU, see docs/bots.md;
   ``rollout="hard"`` selects it anyway), scored by the seat's round points against
