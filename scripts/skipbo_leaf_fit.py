@@ -43,9 +43,7 @@ def _samples(
             last_turn = state.turns
             mover = state.current
             other = 1 - mover
-            starts.append(
-                (state.turns, mover, features(state, mover, True), features(state, other, False))
-            )
+            starts.append((state.turns, mover, features(state, mover), features(state, other)))
             sizes[state.turns] = (len(state.stocks[0]), len(state.stocks[1]))
         state.apply_action(bots[state.current].choose(state, rng))
     final = (len(state.stocks[0]), len(state.stocks[1]))

@@ -17,7 +17,7 @@ def _deal(seed: int = 3) -> SkipBoState:
 
 def test_one_weight_per_feature_and_an_intercept() -> None:
     state = _deal()
-    assert len(features(state, 0, True)) == len(FEATURES)
+    assert len(features(state, 0)) == len(FEATURES)
     assert len(skipbo_value.MOVER) == len(skipbo_value.OTHER) == len(FEATURES) + 1
 
 
@@ -26,7 +26,7 @@ def test_the_stock_top_and_the_bridge_are_read_from_the_building_piles() -> None
     seat = state.current
     state.building = [[], [], [], []]
     state.stocks[seat][-1] = 1  # fits an empty building pile now
-    hot = features(state, seat, True)
+    hot = features(state, seat)
     assert hot[FEATURES.index("top fits")] == 1.0
     assert hot[FEATURES.index("bridge short 0")] == 0.0  # nothing to bridge
     # A 4 over empty piles needs 1, 2 and 3: held numbers and Skip-Bo cards bridge it.
@@ -34,12 +34,12 @@ def test_the_stock_top_and_the_bridge_are_read_from_the_building_piles() -> None
     state.hands[seat] = [1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]  # a Skip-Bo card and a 2
     state.hand_sizes[seat] = 2
     state.discards[seat] = [[3], [], [], []]
-    bridged = features(state, seat, True)
+    bridged = features(state, seat)
     assert bridged[FEATURES.index("top gap 3")] == 1.0
     assert bridged[FEATURES.index("bridge short 0")] == 1.0
     assert bridged[FEATURES.index("wilds in hand")] == 1.0
     state.discards[seat] = [[], [], [], []]
-    assert features(state, seat, True)[FEATURES.index("bridge short 1")] == 1.0
+    assert features(state, seat)[FEATURES.index("bridge short 1")] == 1.0
     # The fitted value prefers the bridged position.
     state.discards[seat] = [[3], [], [], []]
     bridged_value = stock_cards_to_come(state, seat)

@@ -34,15 +34,15 @@ FEATURES = (
 )
 
 
-def features(state: SkipBoState, seat: int, to_move: bool) -> list[float]:
+def features(state: SkipBoState, seat: int) -> list[float]:
     """The side's features, in the order of :data:`FEATURES`.
 
     "bridge short k": over the building piles the stock top is above, the fewest
     cards still missing to bridge the gap with the numbers held (hand and discard
     tops) and the Skip-Bo cards held, is k (a top that fits now is not bridged).
-    ``to_move`` is not a feature: the caller fits each side separately.
+    Whose turn it is is not a feature: the side to move and the other side have
+    weights of their own (:data:`MOVER`, :data:`OTHER`).
     """
-    del to_move
     hand = state.hands[seat]
     stock = state.stocks[seat]
     tops = [pile[-1] for pile in state.discards[seat] if pile]
@@ -122,8 +122,6 @@ def stock_cards_to_come(state: SkipBoState, seat: int) -> float:
     """The stock cards ``seat`` can expect to play in the next 8 turns of a 2-player round."""
     weights = MOVER if seat == state.current else OTHER
     value = weights[0]
-    for weight, feature in zip(
-        weights[1:], features(state, seat, seat == state.current), strict=True
-    ):
+    for weight, feature in zip(weights[1:], features(state, seat), strict=True):
         value += weight * feature
     return value
