@@ -46,6 +46,9 @@ Fair variants use only what the seat sees:
 - ``expert-all``: the expert shipped until 2026-12-01: every distinct play and
   the 3 best discards compared with ``hard``'s move (``iterations`` 24,
   ``horizon`` 4, ``z`` 2.5).
+  ``value``: rollouts that stop mid-round add ``value`` times the stock cards
+  each side can expect to play in the next 8 turns, own minus the opponent's
+  (``bots/skipbo_value.py``, fitted by ``scripts/skipbo_leaf_fit.py``; default 0).
   ``seat_draws`` 1: each seat draws from its own part of the re-dealt draw pile
   (``bots/skipbo_draws.py``), so that moves drawing different numbers of cards
   stay paired. ``smargin``: stopping (``hard``'s discard) is a rival of a play too when
@@ -54,10 +57,6 @@ Fair variants use only what the seat sees:
   score what the building piles then offer: ``leaf`` (1.0) stock cards times the
   own stock top's offer minus the best opposing one's (``hard``'s gap table, 1 when
   the top fits now).
-- ``expert-value``: the shipped ``expert`` whose rollouts that stop mid-round
-  add ``value`` (1.0) times the stock cards each side can expect to play in the
-  next 8 turns, own minus the opponent's (``bots/skipbo_value.py``, fitted by
-  ``scripts/skipbo_leaf_fit.py``); ``smargin`` as for ``expert``.
 - ``expert-discard``: the same paired, guarded comparison as ``expert-all``, run
   only where ``hard`` would end its turn with a discard (candidates: every
   distinct play, the ``discards`` best discards).
@@ -76,7 +75,6 @@ from cardtable.bots import skipbo_hard
 from cardtable.bots.montecarlo import Budget, improve
 from cardtable.bots.skipbo_expert import SkipBoExpert, _skipbo_progress
 from cardtable.bots.skipbo_hard import HardBot, PlanFollowingBot, _Planner
-from cardtable.bots.skipbo_value import stock_cards_to_come
 from cardtable.core import GameState, Rng
 from cardtable.games import get_game
 from cardtable.sim.tournament import game_seed, play_game
@@ -323,27 +321,6 @@ class LeafExpert(SkipBoExpert):
         return value + self.leaf * (mine - theirs), other
 
 
-class ValueExpert(SkipBoExpert):
-    """The shipped tie-break whose rollouts that stop mid-round add the fitted value.
-
-    ``value`` times the stock cards each side can expect to play in the next 8
-    turns (:func:`~cardtable.bots.skipbo_value.stock_cards_to_come`), own minus the
-    opponent's, is added to the stock race.
-    """
-
-    def __init__(self, budget: Budget, horizon: int, z: float, value: float, **kw: Any) -> None:
-        super().__init__(budget, horizon=horizon, z=z, **kw)
-        self.value = value
-
-    def _outcome(self, start: Any, end: Any, seat: int) -> tuple[float, float]:
-        race, other = _skipbo_progress(start, end, seat)
-        if len(end.round_log) > len(start.round_log):
-            return race, other
-        opponent = 1 - seat
-        worth = stock_cards_to_come(end, seat) - stock_cards_to_come(end, opponent)
-        return race + self.value * worth, other
-
-
 # --- variants -------------------------------------------------------------------------
 def variant(name: str, params: dict[str, float]) -> Any:
     if name == "oracle-mc":
@@ -379,15 +356,7 @@ def variant(name: str, params: dict[str, float]) -> Any:
             dmargin=params.get("dmargin", 0.5),
             smargin=params.get("smargin"),
             seat_draws=bool(params.get("seat_draws", 1)),
-        )
-    if name == "expert-value":
-        return ValueExpert(
-            Budget(iterations=int(params.get("iterations", 48)), milliseconds=None),
-            horizon=int(params.get("horizon", 4)),
-            z=params.get("z", 1.0),
-            value=params.get("value", 1.0),
-            smargin=params.get("smargin"),
-            seat_draws=bool(params.get("seat_draws", 1)),
+            value=params.get("value", 0.0),
         )
     if name == "expert-leaf":
         return LeafExpert(

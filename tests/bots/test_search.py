@@ -12,6 +12,7 @@ from cardtable.bots.montecarlo import Budget, Comparison, compare, improve
 from cardtable.bots.registry import parse_bot_name
 from cardtable.bots.skipbo_expert import SkipBoExpert, _skipbo_progress
 from cardtable.bots.skipbo_hard import HardBot, PlanFollowingBot, _Planner, discard_options
+from cardtable.bots.skipbo_value import stock_cards_to_come
 from cardtable.core import Rng
 from cardtable.games import get_game
 from cardtable.skipbo.moves import DISCARD_BASE, DISCARD_PLAY_BASE, END_TURN, STOCK_BASE
@@ -230,3 +231,22 @@ def test_stopping_is_a_rival_of_a_play_only_with_a_stop_margin() -> None:
         # With an unbounded margin, stopping always is a rival.
         assert stop in SkipBoExpert(smargin=float("inf")).rivals(state, baseline)
     assert found
+
+
+def test_the_fitted_value_is_added_only_to_unfinished_two_player_rollouts() -> None:
+    start = _position(1, 2)
+    end = start.clone()
+    for _ in range(12):
+        end.apply_action(HardBot().choose(end, Rng(0)))
+    assert not end.is_over
+    seat = start.current
+    race = _skipbo_progress(start, end, seat)
+    assert SkipBoExpert()._outcome(start, end, seat) == race
+    worth = stock_cards_to_come(end, seat) - stock_cards_to_come(end, 1 - seat)
+    assert worth != 0
+    valued = SkipBoExpert(value=0.5)._outcome(start, end, seat)
+    assert valued == (race[0] + 0.5 * worth, race[1])
+    # A finished round is scored as won or lost, whatever the piles offer.
+    while not end.is_over:
+        end.apply_action(HardBot().choose(end, Rng(0)))
+    assert SkipBoExpert(value=0.5)._outcome(start, end, seat) == _skipbo_progress(start, end, seat)

@@ -16,6 +16,7 @@ from ..skipbo.state import SkipBoState
 from . import skipbo_hard
 from .montecarlo import Budget, Comparison, compare, improve
 from .seat_draws import SKIPBO_SEAT_DRAWS
+from .skipbo_value import stock_cards_to_come
 
 #: Skip-Bo rollouts stop after this many turns per seat and are scored by the stocks left.
 SKIPBO_HORIZON = 3
@@ -120,6 +121,7 @@ class SkipBoExpert:
         dmargin: float = 0.5,
         smargin: float | None = None,
         seat_draws: bool = True,
+        value: float = 0.0,
     ) -> None:
         self.budget = budget or Budget(iterations=48, milliseconds=None)
         self.horizon = horizon
@@ -128,6 +130,7 @@ class SkipBoExpert:
         self.dmargin = dmargin
         self.smargin = smargin
         self.seat_draws = seat_draws
+        self.value = value
         self.hard = skipbo_hard.HardBot()
 
     def _over(self, start: GameState[Any], state: GameState[Any]) -> bool:
@@ -139,8 +142,20 @@ class SkipBoExpert:
     def _outcome(
         self, start: GameState[Any], end: GameState[Any], seat: int
     ) -> tuple[float, float]:
-        """A rollout's score: the stock race (a subclass may add to it)."""
-        return _skipbo_progress(start, end, seat)
+        """A rollout's score: the stock race, and with ``value`` what lies beyond it.
+
+        A 2-player rollout that stops mid-round adds ``value`` times the stock cards
+        each side can expect to play in the next 8 turns, own minus the opponent's
+        (:func:`~cardtable.bots.skipbo_value.stock_cards_to_come`, fitted on 2-player
+        games); the race alone does not see a stock top about to fit or a Skip-Bo
+        card in hand.
+        """
+        race, won = _skipbo_progress(start, end, seat)
+        assert isinstance(start, SkipBoState) and isinstance(end, SkipBoState)
+        if self.value and end.n == 2 and len(end.round_log) == len(start.round_log):
+            worth = stock_cards_to_come(end, seat) - stock_cards_to_come(end, 1 - seat)
+            race += self.value * worth
+        return race, won
 
     def rivals(self, state: SkipBoState, baseline: int) -> list[int]:
         """The legal moves other than ``baseline`` that ``hard`` values close to its best.
