@@ -134,16 +134,25 @@ def play_out(
     policies: Sequence[Bot],
     rng: Rng,
     round_over: RoundOver,
+    advance: Callable[[GameState[Any], int], None] | None = None,
 ) -> GameState[Any]:
-    """``action``, then the policies' moves until ``round_over`` (see :data:`Playout`)."""
-    world.advance(action)
+    """``action``, then the policies' moves until ``round_over`` (see :data:`Playout`).
+
+    ``advance(state, action)`` makes each move (default: ``state.advance(action)``).
+    """
+    step = advance or _advance
+    step(world, action)
     moves = 0
     while not round_over(start, world) and moves < ROLLOUT_MOVE_LIMIT:
         seat = world.current_player
         assert seat is not None
-        world.advance(policies[seat].choose(world, rng))
+        step(world, policies[seat].choose(world, rng))
         moves += 1
     return world
+
+
+def _advance(state: GameState[Any], action: int) -> None:
+    state.advance(action)
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,7 +28,7 @@ from ..skipbo.state import SkipBoState
 from ..skyjo.moves import DRAW
 from ..skyjo.state import TURN, SkyjoState
 from .base import Bot
-from .montecarlo import ROLLOUT_MOVE_LIMIT, Playout, RoundOver
+from .montecarlo import Playout, RoundOver, play_out
 
 Drawer = Callable[[Any, int], "int | None"]
 """``drawer(state, action)``: the seat that may draw during ``action``, or None."""
@@ -94,14 +94,7 @@ def seat_draw_playout(drawer: Drawer) -> Playout:
         round_over: RoundOver,
     ) -> GameState[Any]:
         draws = SeatDraws(world, drawer)
-        draws.advance(world, action)
-        moves = 0
-        while not round_over(start, world) and moves < ROLLOUT_MOVE_LIMIT:
-            seat = world.current_player
-            assert seat is not None
-            draws.advance(world, policies[seat].choose(world, rng))
-            moves += 1
-        return world
+        return play_out(world, action, start, policies, rng, round_over, draws.advance)
 
     return playout
 
