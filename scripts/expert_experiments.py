@@ -48,7 +48,7 @@ Fair variants use only what the seat sees:
   ``horizon`` 4, ``z`` 2.5).
   ``value``: rollouts that stop mid-round add ``value`` times the stock cards
   each side can expect to play in the next 8 turns, own minus the opponent's
-  (``bots/skipbo_value.py``, fitted by ``scripts/skipbo_leaf_fit.py``; default 0).
+  (``bots/skipbo_value.py``, fitted by ``scripts/skipbo_leaf_fit.py``; default 1).
   ``seat_draws`` 1: each seat draws from its own part of the re-dealt draw pile
   (``bots/skipbo_draws.py``), so that moves drawing different numbers of cards
   stay paired. ``smargin``: stopping (``hard``'s discard) is a rival of a play too when
@@ -356,7 +356,7 @@ def variant(name: str, params: dict[str, float]) -> Any:
             dmargin=params.get("dmargin", 0.5),
             smargin=params.get("smargin"),
             seat_draws=bool(params.get("seat_draws", 1)),
-            value=params.get("value", 0.0),
+            value=params.get("value", 1.0),
         )
     if name == "expert-leaf":
         return LeafExpert(
