@@ -3,8 +3,8 @@
     python scripts/skipbo_expert_fingerprint.py --games 2 --stock 30
 
 A change meant only to make the search faster must give the same hash. The games
-seat the expert in seat 0 (defaults unless ``--iterations``, ``--horizon`` or
-``--shared-pile`` say otherwise) and ``hard`` in seat 1, dealt from seeds 0 to N-1.
+seat the expert in seat 0 (defaults unless ``--iterations``, ``--horizon``,
+``--shared-pile`` or ``--value`` say otherwise) and ``hard`` in seat 1, dealt from seeds 0 to N-1.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=48)
     parser.add_argument("--horizon", type=int, default=4)
     parser.add_argument("--shared-pile", action="store_true", help="no seat draws")
+    parser.add_argument("--value", type=float, default=1.0, help="weight of the fitted value")
     args = parser.parse_args()
     game = get_game("skipbo")
     rules = game.rules_from_json({"stock_size": args.stock})
@@ -38,6 +39,7 @@ def main() -> None:
             Budget(iterations=args.iterations, milliseconds=None),
             horizon=args.horizon,
             seat_draws=not args.shared_pile,
+            value=args.value,
         )
         hard = HardBot()
         state = game.new_state(rules, seed)
