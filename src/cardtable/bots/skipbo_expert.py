@@ -151,12 +151,12 @@ class SkipBoExpert:
         games); the race alone does not see a stock top about to fit or a Skip-Bo
         card in hand.
         """
-        race, won = _skipbo_progress(start, end, seat)
+        race, secondary = _skipbo_progress(start, end, seat)
         assert isinstance(start, SkipBoState) and isinstance(end, SkipBoState)
         if self.value and end.n == 2 and len(end.round_log) == len(start.round_log):
             worth = stock_cards_to_come(end, seat) - stock_cards_to_come(end, 1 - seat)
             race += self.value * worth
-        return race, won
+        return race, secondary
 
     def rivals(self, state: SkipBoState, baseline: int) -> list[int]:
         """The legal moves other than ``baseline`` that ``hard`` values close to its best.
