@@ -12,7 +12,9 @@ Settings (``--set name=value``) of :class:`~cardtable.bots.skyjo_expert.SkyjoExp
 ``iterations`` (16), ``width`` (4), ``z`` (2.5), ``objective`` (1: the chance to win
 the game, 0: round points against the others' average), ``late`` (search only when
 the highest total is within this many points of the end score; -1: always),
-``rollout`` (0: ``greedy``, 1: ``hard``).
+``rollout`` (0: ``greedy``, 1: ``hard``), ``seat_draws`` (0; 1: each seat draws
+from its own part of the re-dealt pile), ``short`` (0; 1: rollouts stop at the
+seat's next turn, scored by the fitted round points to come; with ``objective=0``).
 """
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ def variant(params: dict[str, float]) -> SkyjoExpert:
         z=params.get("z", 2.5),
         objective="game" if params.get("objective", 1) else "round",  # the script's default
         late=None if late < 0 else late,
+        seat_draws=bool(params.get("seat_draws", 0)),
+        short=bool(params.get("short", 0)),
     )
 
 

@@ -7,11 +7,18 @@ import math
 import pytest
 
 from cardtable.bots.montecarlo import Budget
-from cardtable.bots.skyjo_expert import SkyjoExpert, _closes, game_win_chance, skyjo_candidates
+from cardtable.bots.skyjo_expert import (
+    SkyjoExpert,
+    _closes,
+    _skyjo_turn_over,
+    game_win_chance,
+    skyjo_candidates,
+)
 from cardtable.bots.skyjo_hard import HardBot
+from cardtable.bots.skyjo_value import FEATURES, features, round_points_to_come
 from cardtable.core import Rng
 from cardtable.games import get_game
-from cardtable.skyjo.state import DRAWN, SkyjoState
+from cardtable.skyjo.state import DRAWN, TURN, SkyjoState
 
 
 def test_a_finished_game_is_won_by_the_lowest_totals_only() -> None:
@@ -73,3 +80,54 @@ def test_early_in_the_game_a_late_expert_plays_hards_move_without_searching() ->
 def test_an_unknown_objective_is_refused() -> None:
     with pytest.raises(ValueError, match="objective"):
         SkyjoExpert(objective="points")
+
+
+def _turn_position(seed: int, turns: int) -> SkyjoState:
+    game = get_game("skyjo")
+    state = game.new_state(game.rules_from_json({"players": 4}), seed)
+    assert isinstance(state, SkyjoState)
+    bot = HardBot()
+    rng = Rng(seed)
+    while state.phase != TURN or state.turns < turns:
+        state.advance(bot.choose(state, rng))
+    return state
+
+
+def test_a_short_rollout_stops_when_the_seats_next_turn_begins() -> None:
+    start = _turn_position(2, 6)
+    state = start.clone()
+    bot = HardBot()
+    seen = []
+    while not _skyjo_turn_over(start, state):
+        seen.append(state.player)
+        state.advance(bot.choose(state, Rng(0)))
+    assert state.player == start.player and state.phase == TURN
+    # The seat's own turn, then each other seat's turn once.
+    assert sorted(set(seen)) == [0, 1, 2, 3]
+    assert seen.count(start.player) == 2  # draw or take, then place
+
+
+def test_the_short_expert_scores_by_the_fitted_points_and_stays_blind() -> None:
+    state = _turn_position(3, 8)
+    expert = SkyjoExpert(
+        Budget(iterations=6, milliseconds=None), rollout="hard", short=True, seat_draws=True
+    )
+    baseline = HardBot().choose(state, Rng(0))
+    results = expert.compare(state, baseline, Rng(4))
+    assert results and all(c.samples == 6 for c in results)
+    assert any(c.error > 0 for c in results)
+    assert expert.compare(state.determinize(state.player, Rng(9)), baseline, Rng(4)) == results
+    move = expert.choose(state, Rng(4))
+    assert move in state.legal_actions()
+
+
+def test_fitted_round_points_rise_with_the_face_up_cards() -> None:
+    state = _turn_position(4, 8)
+    seat = state.player
+    assert len(features(state, seat)) == len(FEATURES)
+    up = [p for p in range(12) if state.present[seat] >> p & 1 and not state.down[seat] >> p & 1]
+    low = min(up, key=lambda p: state.cards[seat * 12 + p])
+    assert state.cards[seat * 12 + low] < 12
+    before = round_points_to_come(state, seat)
+    state.cards[seat * 12 + low] = 12
+    assert round_points_to_come(state, seat) > before

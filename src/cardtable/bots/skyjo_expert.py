@@ -14,11 +14,12 @@ from typing import Any
 from ..core import GameState, Rng
 from ..skyjo.cards import SLOTS
 from ..skyjo.moves import DISCARD_AND_REVEAL, EXCHANGE
-from ..skyjo.state import DRAWN, OVER, SETUP, TAKEN, SkyjoState
+from ..skyjo.state import DRAWN, OVER, SETUP, TAKEN, TURN, SkyjoState
 from . import skyjo_hard
 from .base import Bot
-from .montecarlo import Budget, Comparison, compare, improve
+from .montecarlo import Budget, Comparison, Outcome, compare, improve
 from .seat_draws import SKYJO_SEAT_DRAWS
+from .skyjo_value import round_points_to_come
 
 
 # --- Skyjo --------------------------------------------------------------------
@@ -109,6 +110,29 @@ def _skyjo_game_outcome(
     return game_win_chance(end.totals, seat, end.rules.end_score), float(points[seat])
 
 
+def _skyjo_turn_over(start: GameState[Any], state: GameState[Any]) -> bool:
+    """The round is over, or the seat that moved at ``start`` is to begin a new turn."""
+    assert isinstance(start, SkyjoState) and isinstance(state, SkyjoState)
+    if _skyjo_round_over(start, state):
+        return True
+    return state.phase == TURN and state.player == start.player and state.turns > start.turns
+
+
+def _skyjo_short_outcome(
+    start: GameState[Any], end: GameState[Any], seat: int
+) -> tuple[float, float]:
+    """A short rollout's score: the fitted round points to come, own against the others'.
+
+    A rollout that ended the round is scored by its points, as in ``_skyjo_outcome``.
+    """
+    assert isinstance(start, SkyjoState) and isinstance(end, SkyjoState)
+    if len(end.finished) > len(start.finished):
+        return _skyjo_outcome(start, end, seat)
+    values = [round_points_to_come(end, s) for s in range(end.n)]
+    others = [v for s, v in enumerate(values) if s != seat]
+    return -(values[seat] - sum(others) / len(others)), values[seat]
+
+
 class SkyjoExpert:
     """``hard``'s move unless Monte-Carlo over re-deals shows a clearly better one.
 
@@ -126,6 +150,10 @@ class SkyjoExpert:
     move before). Neither beat the default in the measurements of docs/bots.md.
     ``seat_draws`` gives each seat its own part of the re-dealt draw pile in the
     rollouts (:mod:`.seat_draws`), so that drawing and taking the discard stay paired.
+    ``short`` stops each rollout when the seat's next turn begins and scores it by
+    the fitted round points each player can expect then
+    (:func:`~cardtable.bots.skyjo_value.round_points_to_come`), own against the
+    others' average (the round objective only).
     """
 
     name = "expert"
@@ -139,6 +167,7 @@ class SkyjoExpert:
         objective: str = "round",
         late: float | None = None,
         seat_draws: bool = False,
+        short: bool = False,
     ) -> None:
         if objective not in ("round", "game"):
             raise ValueError(f"objective must be 'round' or 'game', not {objective!r}")
@@ -149,12 +178,18 @@ class SkyjoExpert:
         self.objective = objective
         self.late = late
         self.seat_draws = seat_draws
+        self.short = short
         self.hard = skyjo_hard.HardBot()
 
     def _policy(self) -> Bot:
         from .skyjo import GreedyBot
 
         return skyjo_hard.HardBot() if self.rollout == "hard" else GreedyBot()
+
+    def _outcome(self) -> Outcome:
+        if self.short:
+            return _skyjo_short_outcome
+        return _skyjo_game_outcome if self.objective == "game" else _skyjo_outcome
 
     def compare(self, state: SkyjoState, baseline: int, rng: Rng) -> list[Comparison]:
         """Every option's paired gain over ``baseline`` (in round points), largest first."""
@@ -166,8 +201,8 @@ class SkyjoExpert:
             baseline,
             candidates,
             policies,
-            _skyjo_game_outcome if self.objective == "game" else _skyjo_outcome,
-            _skyjo_round_over,
+            self._outcome(),
+            _skyjo_turn_over if self.short else _skyjo_round_over,
             self.budget,
             rng,
             SKYJO_SEAT_DRAWS if self.seat_draws else None,

@@ -415,3 +415,9 @@ class HardBot:
         card = state.hand
         assert card is not None
         return model.options(card, phase == DRAWN)
+
+
+def grid_value(state: SkyjoState, seat: int, bot: HardBot | None = None) -> float:
+    """``hard``'s value of ``seat``'s grid: the expected sum of its columns, less the
+    hope of completing pairs of high cards (lower is better), from what the seat sees."""
+    return _Model(state, seat, bot or HardBot()).now
