@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
+from least_squares import fit, r2
 
 from cardtable.bots.skipbo_hard import HardBot
 from cardtable.bots.skipbo_value import FEATURES, features
@@ -61,17 +62,6 @@ def _samples(
     return moving_x, moving_y, other_x, other_y
 
 
-def _fit(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    design = np.column_stack([np.ones(len(x)), x])
-    coef: np.ndarray = np.linalg.lstsq(design, y, rcond=None)[0]
-    return coef
-
-
-def _r2(coef: np.ndarray, x: np.ndarray, y: np.ndarray) -> float:
-    predicted = np.column_stack([np.ones(len(x)), x]) @ coef
-    return 1.0 - float(np.sum((y - predicted) ** 2) / np.sum((y - y.mean()) ** 2))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400)
@@ -96,11 +86,11 @@ def main() -> None:
     for side in ("mover", "other"):
         x, y = (np.array(v, dtype=float) for v in data[f"train {side}"])
         tx, ty = (np.array(v, dtype=float) for v in data[f"test {side}"])
-        coef = _fit(x, y)
-        top = _fit(x[:, :4], y)  # the stock top's gap alone
+        coef = fit(x, y)
+        top = fit(x[:, :4], y)  # the stock top's gap alone
         print(
             f"{side}: {len(y)} positions, mean {y.mean():.3f} stock cards in {args.turns} turns; "
-            f"held-out R2 {_r2(coef, tx, ty):.3f} (stock top alone {_r2(top, tx[:, :4], ty):.3f})"
+            f"held-out R2 {r2(coef, tx, ty):.3f} (stock top alone {r2(top, tx[:, :4], ty):.3f})"
         )
         print(f"{side.upper()} = ({', '.join(f'{c:.4f}' for c in coef)})")
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
+from least_squares import fit, r2
 
 from cardtable.bots.skyjo_hard import HardBot
 from cardtable.bots.skyjo_value import FEATURES, features
@@ -48,17 +49,6 @@ def _samples(seed: int, players: int) -> tuple[list[list[float]], list[float]]:
     return xs, ys
 
 
-def _fit(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    design = np.column_stack([np.ones(len(x)), x])
-    coef: np.ndarray = np.linalg.lstsq(design, y, rcond=None)[0]
-    return coef
-
-
-def _r2(coef: np.ndarray, x: np.ndarray, y: np.ndarray) -> float:
-    predicted = np.column_stack([np.ones(len(x)), x]) @ coef
-    return 1.0 - float(np.sum((y - predicted) ** 2) / np.sum((y - y.mean()) ** 2))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100)
@@ -79,13 +69,13 @@ def main() -> None:
             train_y += targets
     x, y = np.array(train_x), np.array(train_y)
     tx, ty = np.array(test_x), np.array(test_y)
-    coef = _fit(x, y)
+    coef = fit(x, y)
     own = FEATURES.index("hard's value")
-    alone = _fit(x[:, [own]], y)
+    alone = fit(x[:, [own]], y)
     print(f"features: {', '.join(FEATURES)}")
     print(
         f"{len(y)} positions, mean {y.mean():.2f} round points; held-out R2 "
-        f"{_r2(coef, tx, ty):.3f} (hard's value alone {_r2(alone, tx[:, [own]], ty):.3f})"
+        f"{r2(coef, tx, ty):.3f} (hard's value alone {r2(alone, tx[:, [own]], ty):.3f})"
     )
     print(f"WEIGHTS = ({', '.join(f'{c:.4f}' for c in coef)})")
 
