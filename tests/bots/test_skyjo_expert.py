@@ -131,3 +131,8 @@ def test_fitted_round_points_rise_with_the_face_up_cards() -> None:
     before = round_points_to_come(state, seat)
     state.cards[seat * 12 + low] = 12
     assert round_points_to_come(state, seat) > before
+
+
+def test_short_rollouts_refuse_the_game_objective() -> None:
+    with pytest.raises(ValueError, match="objective must be 'round'"):
+        SkyjoExpert(short=True, objective="game")

@@ -171,6 +171,8 @@ class SkyjoExpert:
     ) -> None:
         if objective not in ("round", "game"):
             raise ValueError(f"objective must be 'round' or 'game', not {objective!r}")
+        if short and objective != "round":
+            raise ValueError("short rollouts score the round: objective must be 'round'")
         self.budget = budget or Budget(iterations=40, milliseconds=None)
         self.rollout = rollout
         self.width = width
