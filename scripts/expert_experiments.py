@@ -41,18 +41,18 @@ Fair variants use only what the seat sees:
   ``iterations`` re-deals (48), ``horizon`` turns (4), ``seat_draws`` (1), a rival
   taken above ``z`` standard errors (1.0). Until 2026-12-01 this was the
   ``expert-ties`` experiment; until the evening of 2026-12-01 its defaults were 24 re-deals,
-  3 turns and one shared draw pile (``--set iterations=24 --set horizon=3 --set
-  seat_draws=0`` plays it as then).
-- ``expert-all``: the expert shipped until 2026-12-01: every distinct play and
-  the 3 best discards compared with ``hard``'s move (``iterations`` 24,
-  ``horizon`` 4, ``z`` 2.5).
+  3 turns, one shared draw pile and no fitted value (``--set iterations=24 --set horizon=3 --set
+  seat_draws=0 --set value=0`` plays it as then).
   ``value``: rollouts that stop mid-round add ``value`` times the stock cards
   each side can expect to play in the next 8 turns, own minus the opponent's
   (``bots/skipbo_value.py``, fitted by ``scripts/skipbo_leaf_fit.py``; default 1).
   ``seat_draws`` 1: each seat draws from its own part of the re-dealt draw pile
-  (``bots/skipbo_draws.py``), so that moves drawing different numbers of cards
+  (``bots/seat_draws.py``), so that moves drawing different numbers of cards
   stay paired. ``smargin``: stopping (``hard``'s discard) is a rival of a play too when
   ``hard`` values it within ``smargin`` of its best line (default: never).
+- ``expert-all``: the expert shipped until 2026-12-01: every distinct play and
+  the 3 best discards compared with ``hard``'s move (``iterations`` 24,
+  ``horizon`` 4, ``z`` 2.5).
 - ``expert-leaf``: the shipped ``expert`` whose rollouts that stop mid-round also
   score what the building piles then offer: ``leaf`` (1.0) stock cards times the
   own stock top's offer minus the best opposing one's (``hard``'s gap table, 1 when
