@@ -10,8 +10,8 @@ from typing import Any
 from cardtable.i18n import catalog
 
 # How long a page may take to show what a step waits for (ms). Generous: with two test
-# workers, the server's bot threads and Chromium sharing two cores, a page that is
-# right has been seen to need more than 15 s; a page that is wrong fails either way.
+# workers, the server's bot threads and Chromium sharing two cores, a 15 s wait has
+# timed out in CI and passed when run again; a page that is wrong fails either way.
 TIMEOUT = 40_000
 SHOTS = Path(__file__).parents[2] / "artifacts" / "screenshots"
 
