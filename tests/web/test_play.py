@@ -112,7 +112,14 @@ def test_two_humans_in_two_browsers(server, browser, shots):
     def every(p, moves):
         if moves == 6 and not dropped:  # a dropped connection resyncs unnoticed
             dropped.append(True)
-            p.evaluate("window.cardtable.conn.drop()")
+            p.evaluate("window.dropped = window.cardtable.conn.ws; window.cardtable.conn.drop()")
+            # The page reconnects by itself; the next move waits for the new socket
+            # (a click while offline is refused with a toast, not queued).
+            p.wait_for_function(
+                "window.cardtable.conn.ws !== window.dropped"
+                " && window.cardtable.conn.ws.readyState === WebSocket.OPEN",
+                timeout=TIMEOUT,
+            )
 
     play_until_over([alice, bob], skyjo_step, every=every)
     assert dropped
