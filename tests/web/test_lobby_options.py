@@ -163,6 +163,38 @@ def test_refused_values_name_the_option_and_change_nothing(server, browser, shot
     assert not host.errors and not guest.errors
 
 
+def test_a_name_being_typed_to_join_survives_a_redraw(server, browser):
+    host = new_page(browser, server)
+    code = create_table(host, "skyjo", "Alice", {"players": 2}, ["human"])
+    guest = new_page(browser, server)
+    guest.goto(f"{server}/r/{code}")
+    guest.wait_for_selector("#join", timeout=TIMEOUT)
+    guest.click("#join-name")
+    guest.keyboard.type("Bobby")
+    guest.keyboard.press("ArrowLeft")  # the caret sits before the last letter
+    guest.evaluate("window.typedInto = document.querySelector('#join-name')")
+    # A spectator arrives: the presence message redraws the guest's lobby mid-typing.
+    spectator = new_page(browser, server)
+    spectator.goto(f"{server}/r/{code}")
+    guest.wait_for_function(
+        "document.querySelector('#join-name') !== window.typedInto", timeout=TIMEOUT
+    )
+    field = guest.evaluate(
+        """() => {
+          const input = document.querySelector('#join-name');
+          return [input.value, document.activeElement === input, input.selectionStart];
+        }"""
+    )
+    assert field == ["Bobby", True, 4]
+    guest.keyboard.press("Backspace")
+    guest.click("#join")
+    host.wait_for_selector("#start:not([disabled])", timeout=TIMEOUT)
+    assert "Boby" in host.inner_text(".seats")
+    assert not guest.errors and not host.errors
+    for page in (host, guest, spectator):
+        page.context.close()
+
+
 def test_keyboard_only_skyjo_options_for_a_seated_guest(server, browser):
     host = new_page(browser, server)
     code = create_table(host, "skyjo", "Alice", {"players": 2}, ["human"])

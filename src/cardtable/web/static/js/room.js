@@ -67,6 +67,7 @@ export function openRoom(code, outer, watch = false) {
     configuring: [], // lobby, host: the {option, value} changes sent and not yet answered, in order
     optionError: null, // lobby, host: {option, text} of the last refused change (text() words it)
     redrawing: false, // the page is being replaced: its fields' blur is not the user's
+    joinName: null, // lobby, spectator: the name typed in the join form (a redraw keeps it)
   };
   const picker = new Picker((action) => {
     ctx.pending = true;
@@ -221,6 +222,7 @@ export function openRoom(code, outer, watch = false) {
     const scrollY = window.scrollY;
     const focusedId = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.id : null;
     const focusedKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
+    const caret = selection(document.activeElement);
     const rects = new Map();
     const faces = new Map();
     if (board) {
@@ -249,8 +251,21 @@ export function openRoom(code, outer, watch = false) {
     }
     const again = (focusedId && root.querySelector(`[data-id="${CSS.escape(focusedId)}"]`))
       || (focusedKey && root.querySelector(`[data-key="${CSS.escape(focusedKey)}"]`));
-    if (again) again.focus({ preventScroll: true });
+    if (again) {
+      again.focus({ preventScroll: true });
+      if (caret && again.value === caret.value) again.setSelectionRange(caret.start, caret.end, caret.direction);
+    }
     window.scrollTo(0, scrollY);
+  }
+
+  // Where the caret is in a focused text field, so a redraw puts it back (a message that
+  // arrives while someone types must not move their cursor).
+  function selection(el) {
+    if (!el || typeof el.setSelectionRange !== "function") return null;
+    try {
+      if (el.selectionStart === null) return null; // a field with no text caret (number)
+      return { value: el.value, start: el.selectionStart, end: el.selectionEnd, direction: el.selectionDirection };
+    } catch { return null; }
   }
 
   function page() {
@@ -291,7 +306,10 @@ export function openRoom(code, outer, watch = false) {
     box.append(h("h2", { id: "lobby-options-title" }, t("web.lobby.options")),
       isHost() ? optionForm(room) : optionList(room));
     if (ctx.seat === null && free.length) {
-      const input = h("input", { id: "join-name", required: true, maxlength: 40, value: playerName(), autocomplete: "nickname" });
+      const input = h("input", {
+        id: "join-name", required: true, maxlength: 40, value: ctx.joinName ?? playerName(), autocomplete: "nickname",
+        dataset: { key: "join-name" }, oninput: () => { ctx.joinName = input.value; },
+      });
       box.append(h("form", { class: "joinform", onsubmit: (e) => { e.preventDefault(); join(input.value); } },
         h("label", { for: "join-name" }, t("web.home.your_name")), input,
         h("button", { type: "submit", class: "primary", id: "join" }, t("web.lobby.join"))));
@@ -407,6 +425,7 @@ export function openRoom(code, outer, watch = false) {
     const res = await api(`/api/rooms/${code}/join`, { method: "POST", body: { name: clean } });
     if (!res.ok) { toast(() => errorText(res.data)); return; }
     rememberSeat(code, { seat: res.data.seat, token: res.data.token, name: clean });
+    ctx.joinName = null;
     ctx.mine = seatFor(code);
     connect();
   }
