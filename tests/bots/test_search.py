@@ -12,7 +12,7 @@ from cardtable.bots.montecarlo import Budget, Comparison, compare, improve
 from cardtable.bots.registry import parse_bot_name
 from cardtable.bots.skipbo_expert import SkipBoExpert, _skipbo_progress
 from cardtable.bots.skipbo_hard import HardBot, PlanFollowingBot, _Planner, discard_options
-from cardtable.bots.skipbo_value import stock_cards_to_come
+from cardtable.bots.skipbo_value import stock_cards_to_come, win_chance
 from cardtable.core import Rng
 from cardtable.games import get_game
 from cardtable.skipbo.moves import DISCARD_BASE, DISCARD_PLAY_BASE, END_TURN, STOCK_BASE
@@ -250,3 +250,19 @@ def test_the_fitted_value_is_added_only_to_unfinished_two_player_rollouts() -> N
     while not end.is_over:
         end.apply_action(HardBot().choose(end, Rng(0)))
     assert SkipBoExpert(value=0.5)._outcome(start, end, seat) == _skipbo_progress(start, end, seat)
+
+
+def test_the_win_objective_scores_the_chance_to_win_and_a_finished_round_as_won_or_lost() -> None:
+    start = _position(1, 2)
+    end = start.clone()
+    for _ in range(12):
+        end.apply_action(HardBot().choose(end, Rng(0)))
+    seat = start.current
+    expert = SkipBoExpert(win=True)
+    score, secondary = expert._outcome(start, end, seat)
+    assert score == win_chance(end, seat) and 0.0 < score < 1.0
+    assert secondary == _skipbo_progress(start, end, seat)[1]
+    while not end.is_over:
+        end.apply_action(HardBot().choose(end, Rng(0)))
+    won = float(seat in end.round_log[-1].winners)
+    assert expert._outcome(start, end, seat) == (won, won)

@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from cardtable.bots import skipbo_value
-from cardtable.bots.skipbo_value import FEATURES, features, stock_cards_to_come
+from cardtable.bots.skipbo_value import (
+    FEATURES,
+    WIN,
+    WIN_FEATURES,
+    features,
+    stock_cards_to_come,
+    win_chance,
+    win_features,
+)
 from cardtable.games import get_game
 from cardtable.skipbo.state import SkipBoState
 
@@ -45,3 +53,26 @@ def test_the_stock_top_and_the_bridge_are_read_from_the_building_piles() -> None
     bridged_value = stock_cards_to_come(state, seat)
     state.discards[seat] = [[], [], [], []]
     assert bridged_value > stock_cards_to_come(state, seat)
+
+
+def test_the_two_seats_win_chances_add_up_to_one() -> None:
+    state = _deal()
+    assert len(WIN) == len(WIN_FEATURES) == len(win_features(state, 0))
+    assert win_features(state, 1) == [-f for f in win_features(state, 0)]
+    assert abs(win_chance(state, 0) + win_chance(state, 1) - 1.0) < 1e-12
+
+
+def test_a_card_of_lead_is_worth_more_as_the_stocks_run_down() -> None:
+    state = _deal()
+    seat = state.current
+    other = 1 - seat
+    level = win_chance(state, seat)
+    state.stocks[other].append(state.stocks[other][-1])  # one card behind: the seat leads
+    ahead_early = win_chance(state, seat)
+    assert ahead_early > level
+    del state.stocks[seat][:-2]
+    del state.stocks[other][:-3]
+    late_level = win_chance(state, seat)  # still one card ahead, with 2 against 3
+    assert late_level > ahead_early
+    state.stocks[other].pop()  # level at 2 each: the lead is gone
+    assert win_chance(state, seat) < late_level

@@ -16,7 +16,7 @@ from ..skipbo.state import SkipBoState
 from . import skipbo_hard
 from .montecarlo import Budget, Comparison, compare, improve
 from .seat_draws import SKIPBO_SEAT_DRAWS
-from .skipbo_value import stock_cards_to_come
+from .skipbo_value import stock_cards_to_come, win_chance
 
 #: Skip-Bo rollouts stop after this many turns per seat and are scored by the stocks left.
 SKIPBO_HORIZON = 3
@@ -123,6 +123,7 @@ class SkipBoExpert:
         smargin: float | None = None,
         seat_draws: bool = True,
         value: float = 1.0,
+        win: bool = False,
     ) -> None:
         self.budget = budget or Budget(iterations=48, milliseconds=None)
         self.horizon = horizon
@@ -132,6 +133,7 @@ class SkipBoExpert:
         self.smargin = smargin
         self.seat_draws = seat_draws
         self.value = value
+        self.win = win
         self.hard = skipbo_hard.HardBot()
 
     def _over(self, start: GameState[Any], state: GameState[Any]) -> bool:
@@ -150,9 +152,18 @@ class SkipBoExpert:
         (:func:`~cardtable.bots.skipbo_value.stock_cards_to_come`, fitted on 2-player
         games); the race alone does not see a stock top about to fit or a Skip-Bo
         card in hand.
+
+        With ``win`` (2-player rounds), the score is instead the chance to win the
+        round: 1 or 0 for a rollout that finishes it, else
+        :func:`~cardtable.bots.skipbo_value.win_chance` at the horizon, in which a
+        card's lead counts for more as the stocks run down.
         """
         race, secondary = _skipbo_progress(start, end, seat)
         assert isinstance(start, SkipBoState) and isinstance(end, SkipBoState)
+        if self.win and end.n == 2:
+            if len(end.round_log) > len(start.round_log):
+                return secondary, secondary
+            return win_chance(end, seat), secondary
         if self.value and end.n == 2 and len(end.round_log) == len(start.round_log):
             worth = stock_cards_to_come(end, seat) - stock_cards_to_come(end, 1 - seat)
             race += self.value * worth
