@@ -96,6 +96,7 @@ export function openRoom(code, outer, watch = false) {
   }
 
   function onStatus(status, why) {
+    const was = ctx.status;
     ctx.status = status;
     const net = document.getElementById("net");
     net.textContent = status === "reconnecting" ? t("web.net.reconnecting") : "";
@@ -104,6 +105,8 @@ export function openRoom(code, outer, watch = false) {
       ctx.gone = why;
       if (why === "bad_token") { forgetSeat(code); ctx.mine = null; connect(); return; }
       draw();
+    } else if (was !== status && ctx.view) {
+      draw(); // offline, the table offers no move; back online, it offers them again
     }
   }
 
@@ -443,7 +446,9 @@ export function openRoom(code, outer, watch = false) {
     const me = ctx.seat;
     const turn = game.current(view);
     const over = view.result !== null;
-    const myTurn = !over && me !== null && turn === me && !ctx.pending;
+    const online = ctx.status === "online";
+    // Offline, a move could not be sent: the table offers none until the socket is back.
+    const myTurn = !over && me !== null && turn === me && !ctx.pending && online;
     let actions = [];
     if (myTurn && movesTable) {
       actions = game.legalActions(view).map((code) => ({ code, ...game.actionFor(movesTable[gameName][code], me, view) }));
@@ -461,6 +466,7 @@ export function openRoom(code, outer, watch = false) {
     };
     let banner;
     if (over) banner = t("web.table.game_over");
+    else if (turn === me && !online) banner = t("web.table.offline_turn");
     else if (turn === me) banner = `${t("web.table.your_turn")} — ${game.prompt(view)}`;
     else banner = t("web.table.turn_of", { name: name(turn) });
     const hint = myTurn && ctx.hint && ctx.hint.version === conn.version && ctx.hint.moves.length ? ctx.hint.moves[0] : null;
@@ -496,7 +502,7 @@ export function openRoom(code, outer, watch = false) {
         h("a", { href: `#/rules/${gameName}`, target: "_blank", class: "button" }, t("web.nav.rules")),
         " ",
         h("a", { href: "#/", class: "button" }, t("web.nav.leave"))));
-    const out = h("section", { class: `tablepage ${gameName}` }, turnbar, h("div", { class: "tablewrap" }, boardEl, side));
+    const out = h("section", { class: `tablepage ${gameName}${online ? "" : " disconnected"}` }, turnbar, h("div", { class: "tablewrap" }, boardEl, side));
     const dialog = summaryDialog(view, game);
     if (dialog) out.append(dialog);
     return out;
