@@ -49,8 +49,10 @@ Fair variants use only what the seat sees:
   ``seat_draws`` 1: each seat draws from its own part of the re-dealt draw pile
   (``bots/seat_draws.py``), so that moves drawing different numbers of cards
   stay paired. ``smargin``: stopping (``hard``'s discard) is a rival of a play too when
-  ``hard`` values it within ``smargin`` of its best line (default: never). ``win=1``:
-  2-player rollouts are scored by the chance to win the round (``win_chance``).
+  ``hard`` values it within ``smargin`` of its best line (default: never). ``win`` 1
+  (the default since 2026-12-02; 0 for the stock race): 2-player rollouts are scored
+  by the chance to win the round (``win_chance``, which already counts the cards to
+  come, so ``value`` then changes nothing).
 - ``expert-all``: the expert shipped until 2026-12-01: every distinct play and
   the 3 best discards compared with ``hard``'s move (``iterations`` 24,
   ``horizon`` 4, ``z`` 2.5).
@@ -358,7 +360,7 @@ def variant(name: str, params: dict[str, float]) -> Any:
             smargin=params.get("smargin"),
             seat_draws=bool(params.get("seat_draws", 1)),
             value=params.get("value", 1.0),
-            win=bool(params.get("win", 0)),
+            win=bool(params.get("win", 1)),
         )
     if name == "expert-leaf":
         return LeafExpert(

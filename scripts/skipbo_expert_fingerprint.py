@@ -4,7 +4,8 @@
 
 A change meant only to make the search faster must give the same hash. The games
 seat the expert in seat 0 (defaults unless ``--iterations``, ``--horizon``,
-``--shared-pile`` or ``--value`` say otherwise) and ``hard`` in seat 1, dealt from seeds 0 to N-1.
+``--shared-pile``, ``--value`` or ``--race`` say otherwise) and ``hard`` in seat 1, dealt from
+seeds 0 to N-1.
 """
 
 from __future__ import annotations
@@ -28,6 +29,11 @@ def main() -> None:
     parser.add_argument("--horizon", type=int, default=4)
     parser.add_argument("--shared-pile", action="store_true", help="no seat draws")
     parser.add_argument("--value", type=float, default=1.0, help="weight of the fitted value")
+    parser.add_argument(
+        "--race",
+        action="store_true",
+        help="score rollouts by the stock race, not the chance to win (the code before 2026-12-02)",
+    )
     args = parser.parse_args()
     game = get_game("skipbo")
     rules = game.rules_from_json({"stock_size": args.stock})
@@ -40,6 +46,7 @@ def main() -> None:
             horizon=args.horizon,
             seat_draws=not args.shared_pile,
             value=args.value,
+            win=not args.race,
         )
         hard = HardBot()
         state = game.new_state(rules, seed)

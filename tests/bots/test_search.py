@@ -241,15 +241,16 @@ def test_the_fitted_value_is_added_only_to_unfinished_two_player_rollouts() -> N
     assert not end.is_over
     seat = start.current
     race = _skipbo_progress(start, end, seat)
-    assert SkipBoExpert(value=0.0)._outcome(start, end, seat) == race
+    assert SkipBoExpert(value=0.0, win=False)._outcome(start, end, seat) == race
     worth = stock_cards_to_come(end, seat) - stock_cards_to_come(end, 1 - seat)
     assert worth != 0
-    valued = SkipBoExpert(value=0.5)._outcome(start, end, seat)
+    valued = SkipBoExpert(value=0.5, win=False)._outcome(start, end, seat)
     assert valued == (race[0] + 0.5 * worth, race[1])
     # A finished round is scored as won or lost, whatever the piles offer.
     while not end.is_over:
         end.apply_action(HardBot().choose(end, Rng(0)))
-    assert SkipBoExpert(value=0.5)._outcome(start, end, seat) == _skipbo_progress(start, end, seat)
+    race = _skipbo_progress(start, end, seat)
+    assert SkipBoExpert(value=0.5, win=False)._outcome(start, end, seat) == race
 
 
 def test_the_win_objective_scores_the_chance_to_win_and_a_finished_round_as_won_or_lost() -> None:

@@ -17,11 +17,12 @@ Rollouts and scores:
 - Skip-Bo: ``horizon`` turns (default 4: the rest of this turn, the next
   player's, the next own turn and the answer to it in a 2-player game) of
   :class:`~cardtable.bots.skipbo_hard.PlanFollowingBot` in every seat, each seat
-  drawing from its own part of the re-dealt draw pile (:mod:`.seat_draws`), scored
-  by the stock race: stock cards the seat's side played minus the best opposing
-  side's, a finished round counting as 30 either way, and in a 2-player round that
-  goes on, the stock cards each side can expect in the next 8 turns
-  (:mod:`.skipbo_value`, fitted on ``hard`` games). Rollouts to the end of the
+  drawing from its own part of the re-dealt draw pile (:mod:`.seat_draws`). A
+  2-player rollout is scored by the seat's chance to win the round: 1 or 0 when it
+  ends the round, else a logistic of the stock sizes and the stock cards each side
+  can expect in the next 8 turns (:mod:`.skipbo_value`, fitted on ``hard`` games).
+  With more seats, by the stock race: stock cards the seat's side played minus the
+  best opposing side's, a finished round counting as 30 either way. Rollouts to the end of the
   round would cost tens of milliseconds each. The rollouts' ``hard`` players share
   a memo of their decisions for the search (``HardBot(memo)``).
 - Skyjo: to the end of the round with ``greedy`` by default (a whole 4-player

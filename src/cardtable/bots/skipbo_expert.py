@@ -98,9 +98,10 @@ class SkipBoExpert:
     the rest of this turn, the opponent's, the next own turn and the opponent's
     answer to it) of :class:`~cardtable.bots.skipbo_hard.PlanFollowingBot` in every
     seat, each seat drawing from its own part of the re-dealt pile (``seat_draws``,
-    :mod:`.seat_draws`), and scored by the stock race over those turns plus what
-    each side can expect to play soon after (``value``, see :meth:`_outcome`). A
-    rival replaces ``hard``'s move only when its paired gain is more than ``z``
+    :mod:`.seat_draws`), and scored by the seat's chance to win the round then
+    (``win``; or, with ``win=False`` and in games of more seats, the stock race over
+    those turns plus what each side can expect to play soon after, ``value``; see
+    :meth:`_outcome`). A rival replaces ``hard``'s move only when its paired gain is more than ``z``
     standard errors above zero.
 
     Why only close rivals: where ``hard``'s own values differ a lot, ``hard`` is
@@ -123,7 +124,7 @@ class SkipBoExpert:
         smargin: float | None = None,
         seat_draws: bool = True,
         value: float = 1.0,
-        win: bool = False,
+        win: bool = True,
     ) -> None:
         self.budget = budget or Budget(iterations=48, milliseconds=None)
         self.horizon = horizon
