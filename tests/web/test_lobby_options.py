@@ -233,6 +233,39 @@ def test_keyboard_only_skyjo_options_for_a_seated_guest(server, browser):
     assert not host.errors and not guest.errors and not watcher.errors
 
 
+def test_the_answer_to_a_change_does_not_wipe_what_the_host_typed_since(server, browser):
+    host = new_page(browser, server)
+    code = create_table(host, "skyjo", "Alice", {"players": 2}, ["human"])
+    guest = join(browser, server, code, "Bob")
+    # Hold what the server sends the host, so its answer comes after the host types on.
+    host.evaluate(
+        """() => {
+          const handlers = window.cardtable.conn.handlers;
+          const deliver = handlers.message;
+          window.held = [];
+          handlers.message = (m) => window.held.push(m);
+          window.release = () => { handlers.message = deliver; window.held.forEach(deliver); };
+        }"""
+    )
+    host.focus("#lobby-opt-end_score")
+    host.keyboard.press("Control+A")
+    host.keyboard.type("50")
+    host.keyboard.press("Enter")
+    wait_shown(guest, "end_score", "50")
+    host.keyboard.press("Control+A")
+    host.keyboard.type("75")
+    host.evaluate("window.release()")
+    host.wait_for_function(
+        "!document.querySelector('#lobby-options[aria-busy=\"true\"]')", timeout=TIMEOUT
+    )
+    assert host.input_value("#lobby-opt-end_score") == "75"
+    assert host.evaluate("document.activeElement.id") == "lobby-opt-end_score"
+    host.keyboard.press("Tab")
+    wait_shown(guest, "end_score", "75")
+    assert room_rules(host, server, code)["end_score"] == 75
+    assert not host.errors and not guest.errors
+
+
 def test_the_home_page_gives_the_same_message_and_keeps_the_form_back(server, browser):
     page = new_page(browser, server)
     page.check("input[name=game][value=skipbo]")

@@ -399,10 +399,12 @@ export function openRoom(code, outer, watch = false) {
   }
 
   // The oldest change sent has its answer: its field shows the room's rules again, unless
-  // a later change of the same option is still on its way.
+  // a later change of the same option is still on its way, or the host has typed into the
+  // field since it was sent (the answer must not wipe what is being typed).
   function settleChange() {
     const done = ctx.configuring.shift();
-    if (!ctx.configuring.some((c) => c.option === done.option)) delete ctx.drafts[done.option];
+    const typedSince = ctx.drafts[done.option] !== done.value;
+    if (!typedSince && !ctx.configuring.some((c) => c.option === done.option)) delete ctx.drafts[done.option];
     return done;
   }
 
