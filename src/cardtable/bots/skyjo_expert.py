@@ -1,5 +1,8 @@
 """The Skyjo ``expert``: ``hard``'s move unless paired Monte-Carlo shows a clearly better one.
 
+The expert's ``hard`` values moves with its own weights (:data:`EXPERT_WEIGHTS`),
+tuned in four-player games against three ``hard``.
+
 See :mod:`cardtable.bots.expert` for the method both experts share. Also defines the
 rollout stop and score the advisor uses for Skyjo (``_skyjo_round_over``,
 ``_skyjo_outcome``).
@@ -8,7 +11,7 @@ rollout stop and score the advisor uses for Skyjo (``_skyjo_round_over``,
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..core import GameState, Rng
@@ -21,16 +24,29 @@ from .montecarlo import Budget, Comparison, Outcome, compare, improve
 from .seat_draws import SKYJO_SEAT_DRAWS
 from .skyjo_value import round_points_to_come
 
+#: ``hard``'s weights as the expert plays them. ``hard``'s own were chosen against
+#: ``greedy``; these, in four-player games against three ``hard`` (docs/bots.md,
+#: "Skyjo `expert`: `hard`'s evaluation tuned against `hard`"): a pair of equal
+#: cards is worth more (weight 1.2 instead of 0.8, hoped for over 4 draws instead
+#: of 3) and the discard is taken only when it beats drawing by half a point.
+EXPERT_WEIGHTS: Mapping[str, float] = {"pair_weight": 1.2, "pair_draws": 4.0, "take_margin": 0.5}
+
 
 # --- Skyjo --------------------------------------------------------------------
-def skyjo_candidates(state: SkyjoState, width: int = 4, both_sides: bool = False) -> list[int]:
-    """``hard``'s best ``width`` options; with ``both_sides``, also its best move that
-    ends the round and its best that does not, when those are further down its list.
+def skyjo_candidates(
+    state: SkyjoState,
+    width: int = 4,
+    both_sides: bool = False,
+    bot: skyjo_hard.HardBot | None = None,
+) -> list[int]:
+    """``bot``'s (default: ``hard``'s) best ``width`` options; with ``both_sides``,
+    also its best move that ends the round and its best that does not, when those
+    are further down its list.
 
     Whether to go out is the decision the game's score decides most often, and
     ``hard`` prices it by the round alone: a search for the game compares both sides.
     """
-    ranked = [action for _, action in skyjo_hard.HardBot().ranked(state)]
+    ranked = [action for _, action in (bot or skyjo_hard.HardBot()).ranked(state)]
     chosen = ranked[:width]
     if not both_sides:
         return chosen
@@ -136,8 +152,11 @@ def _skyjo_short_outcome(
 class SkyjoExpert:
     """``hard``'s move unless Monte-Carlo over re-deals shows a clearly better one.
 
-    ``hard``'s best ``width`` options are compared with its choice on the same
-    re-deals of the face-down cards and the draw pile, each played out to the end
+    Its ``hard`` values moves with ``weights`` (keyword arguments of
+    :class:`~cardtable.bots.skyjo_hard.HardBot`; default :data:`EXPERT_WEIGHTS`,
+    ``{}`` gives ``hard``'s own). ``hard``'s best ``width`` options are compared
+    with its choice on the same re-deals (16 by default) of the face-down cards and
+    the draw pile, each played out to the end
     of the round (rollouts by ``greedy`` by default, see the module docstring),
     scored by the seat's round points against the others' average. An option
     replaces ``hard``'s choice only when its paired gain is more than ``z``
@@ -168,12 +187,13 @@ class SkyjoExpert:
         late: float | None = None,
         seat_draws: bool = False,
         short: bool = False,
+        weights: Mapping[str, float] | None = None,
     ) -> None:
         if objective not in ("round", "game"):
             raise ValueError(f"objective must be 'round' or 'game', not {objective!r}")
         if short and objective != "round":
             raise ValueError("short rollouts score the round: objective must be 'round'")
-        self.budget = budget or Budget(iterations=40, milliseconds=None)
+        self.budget = budget or Budget(iterations=16, milliseconds=None)
         self.rollout = rollout
         self.width = width
         self.z = z
@@ -181,7 +201,8 @@ class SkyjoExpert:
         self.late = late
         self.seat_draws = seat_draws
         self.short = short
-        self.hard = skyjo_hard.HardBot()
+        self.weights = dict(EXPERT_WEIGHTS if weights is None else weights)
+        self.hard = skyjo_hard.HardBot(**self.weights)
 
     def _policy(self) -> Bot:
         from .skyjo import GreedyBot
@@ -195,7 +216,9 @@ class SkyjoExpert:
 
     def compare(self, state: SkyjoState, baseline: int, rng: Rng) -> list[Comparison]:
         """Every option's paired gain over ``baseline`` (in round points), largest first."""
-        candidates = skyjo_candidates(state, self.width, both_sides=self.objective == "game")
+        candidates = skyjo_candidates(
+            state, self.width, both_sides=self.objective == "game", bot=self.hard
+        )
         policies = [self._policy() for _ in range(state.n)]
         return compare(
             state,
