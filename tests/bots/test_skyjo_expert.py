@@ -8,6 +8,7 @@ import pytest
 
 from cardtable.bots.montecarlo import Budget
 from cardtable.bots.skyjo_expert import (
+    EXPERT_WEIGHTS,
     SkyjoExpert,
     _closes,
     _skyjo_turn_over,
@@ -18,6 +19,7 @@ from cardtable.bots.skyjo_hard import HardBot
 from cardtable.bots.skyjo_value import FEATURES, features, round_points_to_come
 from cardtable.core import Rng
 from cardtable.games import get_game
+from cardtable.skyjo.moves import DRAW, TAKE_DISCARD
 from cardtable.skyjo.state import DRAWN, TURN, SkyjoState
 
 
@@ -74,7 +76,33 @@ def test_early_in_the_game_a_late_expert_plays_hards_move_without_searching() ->
     assert max(state.totals) < 60
     expert = SkyjoExpert(Budget(iterations=2, milliseconds=None), objective="game", late=40)
     expert.compare = None  # type: ignore[assignment,method-assign]  # a search would fail
-    assert expert.choose(state, Rng(3)) == HardBot().choose(state, Rng(3))
+    assert expert.choose(state, Rng(3)) == HardBot(**EXPERT_WEIGHTS).choose(state, Rng(3))
+
+
+def _close_take(seed: int) -> SkyjoState:
+    """A 4-player turn where ``hard`` takes the discard, though by less than half a point."""
+    game = get_game("skyjo")
+    state = game.new_state(game.rules_from_json({"players": 4}), seed)
+    assert isinstance(state, SkyjoState)
+    bot = HardBot()
+    rng = Rng(seed)
+    while not state.is_over:
+        if state.phase == TURN:
+            (best, first), (other, _) = bot.ranked(state)
+            if first == TAKE_DISCARD and other - best < 0.5:
+                return state
+        state.advance(bot.choose(state, rng))
+    raise AssertionError("no such position")
+
+
+def test_the_expert_weighs_moves_with_its_own_weights() -> None:
+    state = _close_take(4)
+    # late=0: no search before the game's end, so the choice is its evaluation's alone.
+    tuned = SkyjoExpert(Budget(iterations=2, milliseconds=None), late=0)
+    plain = SkyjoExpert(Budget(iterations=2, milliseconds=None), late=0, weights={})
+    assert tuned.choose(state, Rng(1)) == DRAW
+    assert plain.choose(state, Rng(1)) == TAKE_DISCARD == HardBot().choose(state, Rng(1))
+    assert skyjo_candidates(state, bot=tuned.hard)[0] == DRAW
 
 
 def test_an_unknown_objective_is_refused() -> None:
