@@ -1,6 +1,8 @@
 """``expert`` bots: determinized Monte-Carlo search over the hidden cards.
 
-Both experts play ``hard``'s move unless a search shows a clearly better one.
+Both experts play ``hard``'s move unless a search shows a clearly better one (the
+Skyjo expert's ``hard`` values moves with weights of its own,
+:data:`~cardtable.bots.skyjo_expert.EXPERT_WEIGHTS`, tuned in games against ``hard``).
 ``hard`` proposes the moves worth comparing (Skip-Bo: the moves it values within a
 small margin of its own best, see :class:`~cardtable.bots.skipbo_expert.SkipBoExpert`;
 Skyjo: its best few options), and
