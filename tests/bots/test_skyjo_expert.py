@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import pytest
 
@@ -44,20 +45,28 @@ def test_a_lead_counts_for_more_when_the_end_is_near() -> None:
     assert 0.25 < early < late < 1.0
 
 
-def _drawn_with_one_card_down(seed: int) -> SkyjoState:
-    """A 4-player position where the mover holds a drawn card and has one card face down."""
+def _first_position(seed: int, wanted: Callable[[SkyjoState], bool]) -> SkyjoState:
+    """The first position of a seeded 4-player ``hard`` game that is ``wanted``."""
     game = get_game("skyjo")
     state = game.new_state(game.rules_from_json({"players": 4}), seed)
     assert isinstance(state, SkyjoState)
     bot = HardBot()
     rng = Rng(seed)
     while not state.is_over:
-        seat = state.player
-        down = state.down[seat] & state.present[seat]
-        if state.phase == DRAWN and down.bit_count() == 1 and state.closer is None:
+        if wanted(state):
             return state
         state.advance(bot.choose(state, rng))
     raise AssertionError("no such position")
+
+
+def _drawn_with_one_card_down(seed: int) -> SkyjoState:
+    """A position where the mover holds a drawn card and has one card face down."""
+
+    def wanted(state: SkyjoState) -> bool:
+        down = state.down[state.player] & state.present[state.player]
+        return state.phase == DRAWN and down.bit_count() == 1 and state.closer is None
+
+    return _first_position(seed, wanted)
 
 
 def test_candidates_always_hold_a_move_that_goes_out_and_one_that_does_not() -> None:
@@ -80,19 +89,15 @@ def test_early_in_the_game_a_late_expert_plays_hards_move_without_searching() ->
 
 
 def _close_take(seed: int) -> SkyjoState:
-    """A 4-player turn where ``hard`` takes the discard, though by less than half a point."""
-    game = get_game("skyjo")
-    state = game.new_state(game.rules_from_json({"players": 4}), seed)
-    assert isinstance(state, SkyjoState)
-    bot = HardBot()
-    rng = Rng(seed)
-    while not state.is_over:
-        if state.phase == TURN:
-            (best, first), (other, _) = bot.ranked(state)
-            if first == TAKE_DISCARD and other - best < 0.5:
-                return state
-        state.advance(bot.choose(state, rng))
-    raise AssertionError("no such position")
+    """A turn where ``hard`` takes the discard, though by less than half a point."""
+
+    def wanted(state: SkyjoState) -> bool:
+        if state.phase != TURN:
+            return False
+        (best, first), (other, _) = HardBot().ranked(state)
+        return first == TAKE_DISCARD and other - best < 0.5
+
+    return _first_position(seed, wanted)
 
 
 def test_the_expert_weighs_moves_with_its_own_weights() -> None:
