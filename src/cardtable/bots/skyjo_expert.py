@@ -26,9 +26,9 @@ from .skyjo_value import round_points_to_come
 
 #: ``hard``'s weights as the expert plays them. ``hard``'s own were chosen against
 #: ``greedy``; these, in four-player games against three ``hard`` (docs/bots.md,
-#: "Skyjo `expert`: `hard`'s evaluation tuned against `hard`"): a pair of equal
-#: cards is worth more (weight 1.2 instead of 0.8, hoped for over 4 draws instead
-#: of 3) and the discard is taken only when it beats drawing by half a point.
+#: "Skyjo `expert`, 2026-12-02: `hard`'s evaluation tuned against `hard`"): a pair
+#: of equal cards is worth more (weight 1.2 instead of 0.8, hoped for over 4 draws
+#: instead of 3) and the discard is taken only when it beats drawing by half a point.
 EXPERT_WEIGHTS: Mapping[str, float] = {"pair_weight": 1.2, "pair_draws": 4.0, "take_margin": 0.5}
 
 
@@ -156,8 +156,8 @@ class SkyjoExpert:
     :class:`~cardtable.bots.skyjo_hard.HardBot`; default :data:`EXPERT_WEIGHTS`,
     ``{}`` gives ``hard``'s own). ``hard``'s best ``width`` options are compared
     with its choice on the same re-deals (16 by default) of the face-down cards and
-    the draw pile, each played out to the end
-    of the round (rollouts by ``greedy`` by default, see the module docstring),
+    the draw pile, each played out to the end of the round (rollouts by ``greedy``
+    by default, see the module docstring),
     scored by the seat's round points against the others' average. An option
     replaces ``hard``'s choice only when its paired gain is more than ``z``
     standard errors above zero.
