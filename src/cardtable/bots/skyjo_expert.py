@@ -201,8 +201,7 @@ class SkyjoExpert:
         self.late = late
         self.seat_draws = seat_draws
         self.short = short
-        self.weights = dict(EXPERT_WEIGHTS if weights is None else weights)
-        self.hard = skyjo_hard.HardBot(**self.weights)
+        self.hard = skyjo_hard.HardBot(**(EXPERT_WEIGHTS if weights is None else weights))
 
     def _policy(self) -> Bot:
         from .skyjo import GreedyBot
