@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import io
 import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -28,6 +29,8 @@ from .sim.tournament import run_tournament
 from .tui.command import add_play_parser, run_play
 
 USAGE_ERROR = 2
+#: ``--json`` given without a file: print the JSON object on standard output.
+STDOUT = Path("-")
 
 # Shortcut flags and the rules fields they set, first match wins: ``--target`` is
 # Skip-Bo's ``target`` and Skyjo's ``end_score``.
@@ -79,7 +82,29 @@ def _build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--games", type=positive_int, help="play exactly this many games per measurement"
     )
-    bench.add_argument("--json", type=Path, metavar="FILE", help="also write the figures as JSON")
+    bench.add_argument(
+        "--json",
+        type=Path,
+        nargs="?",
+        const=STDOUT,
+        metavar="FILE",
+        help="write the figures as JSON to FILE, or alone: print one JSON object instead "
+        "of the table (moves_per_s, games_per_s, ... for random play)",
+    )
+    bench.add_argument(
+        "--engine",
+        choices=("reference", "fast"),
+        default="reference",
+        help="reference: the pure-Python engine (default); fast: the compiled batch "
+        "engine (extra 'fast'), random play only",
+    )
+    bench.add_argument(
+        "--batch",
+        type=positive_int,
+        default=256,
+        metavar="B",
+        help="games stepped together with --engine fast (256)",
+    )
     add_rl_bench_arguments(bench)
 
     commands.add_parser("demo", help="short demonstration tournaments of both games")
@@ -281,17 +306,45 @@ def _bench(args: argparse.Namespace) -> None:
 
         _check_bots(game, [args.rl_bots])
         try:
-            figures = rl_bench_command(game.name, game.title, rules, args)
+            if args.json == STDOUT:  # the JSON object alone, without the table
+                with contextlib.redirect_stdout(io.StringIO()):
+                    figures = rl_bench_command(game.name, game.title, rules, args)
+            else:
+                figures = rl_bench_command(game.name, game.title, rules, args)
         except ModuleNotFoundError as error:
             message = f"--rl needs the extra rl: pip install cardtable[rl] ({error})"
             raise UsageError(message) from error
-        if args.json is not None:
+        if args.json == STDOUT:
+            print(json.dumps(figures))
+        elif args.json is not None:
             _write_json(args.json, figures)
         return
-    report = run_bench(game, rules, seconds=args.seconds, games=args.games)
-    print_bench(_console(), f"{game.title} benchmark", report, _defaults(game))
+    if args.engine == "fast":
+        from .sim.fast_bench import run_fast_bench
+
+        try:
+            report = run_fast_bench(
+                game.name, rules, seconds=args.seconds, games=args.games, batch=args.batch
+            )
+        except ModuleNotFoundError as error:
+            message = f"--engine fast needs the extra fast: pip install cardtable[fast] ({error})"
+            raise UsageError(message) from error
+        except KeyError as error:
+            raise UsageError(str(error.args[0])) from error
+        figures = report.summary("fast", report.rows[0].name)
+        title = f"{game.title} benchmark, compiled batch engine"
+    else:
+        report = run_bench(game, rules, seconds=args.seconds, games=args.games)
+        # The reference row comparable with the batch engine's random play: the
+        # random policy's legal-move generation and the unvalidated fast path.
+        figures = report.summary("reference", "random, advance")
+        title = f"{game.title} benchmark"
+    if args.json == STDOUT:
+        print(json.dumps(figures))
+        return
+    print_bench(_console(), title, report, _defaults(game))
     if args.json is not None:
-        _write_json(args.json, report.to_json())
+        _write_json(args.json, figures)
 
 
 def _demo(args: argparse.Namespace) -> None:

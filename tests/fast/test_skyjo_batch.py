@@ -20,7 +20,7 @@ RULE_SETS = [
     SkyjoRules(players=3, closer_doubling=False, end_score=30),
     SkyjoRules(players=8, closer_starts_next=True, turn_limit=100),
     SkyjoRules(players=5, rows_rule=True, closer_starts_next=True, end_score=200, turn_limit=150),
-    SkyjoRules(players=6, rows_rule=True, closer_doubling=False, end_score=300),
+    SkyjoRules(players=6, rows_rule=True, closer_doubling=False, end_score=150),
 ]
 IDS = [
     f"{r.players}p-rows{int(r.rows_rule)}-cs{int(r.closer_starts_next)}-d{int(r.closer_doubling)}-e{r.end_score}-t{r.turn_limit}"

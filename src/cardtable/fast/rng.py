@@ -13,7 +13,8 @@ unsigned 64-bit integers into floats.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from .compiled import inline_kernel, kernel
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -26,7 +27,7 @@ _S32 = np.uint64(32)
 _ZERO = np.uint64(0)
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def next64(states, index):
     """The next output of generator ``states[index]`` (advances it)."""
     z = states[index] + GOLDEN
@@ -36,13 +37,13 @@ def next64(states, index):
     return z ^ (z >> _S31)
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def _high(z, n):
     """The high 64 bits of the 128-bit product ``z * n`` for ``n < 2**32``."""
     return ((z >> _S32) * n + (((z & _LOW32) * n) >> _S32)) >> _S32
 
 
-@njit(cache=True)
+@inline_kernel
 def below(states, index, bound):
     """Uniform integer in ``range(bound)`` (``0 < bound < 2**32``), as ``Rng.below``."""
     n = np.uint64(bound)
@@ -53,10 +54,10 @@ def below(states, index, bound):
         while low < threshold:
             z = next64(states, index)
             low = z * n
-    return int(_high(z, n))
+    return np.int64(_high(z, n))
 
 
-@njit(cache=True)
+@kernel
 def shuffle(items, length, states, index):
     """Fisher-Yates over ``items[:length]`` with generator ``states[index]``, as ``Rng.shuffle``."""
     for i in range(length - 1, 0, -1):

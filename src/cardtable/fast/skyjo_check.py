@@ -31,10 +31,9 @@ import numpy as np
 
 from ..skyjo import GAME, SkyjoRules, SkyjoState
 from . import skyjo_kernels as k
+from .engines import POLICY_SALT
 from .skyjo_batch import SkyjoBatch, seeds_array
 
-#: The policy generator of game ``seed`` is seeded with ``seed ^ POLICY_SALT``.
-POLICY_SALT = 0x5EED_F00D_CAFE
 _SCALARS = (
     "phase",
     "player",
@@ -210,7 +209,8 @@ def _check_chunk(
         legal = np.zeros((size, trace_moves), dtype=np.int64)
         rows = np.zeros((size, trace_moves, width), dtype=np.int64)
         piles = np.zeros((size, trace_moves, 2 * k.DECK_SIZE), dtype=np.int8)
-        played = k.play_random_traced(batch.st, batch.cfg, policy, actions, legal, rows, piles)
+        played = np.zeros(size, dtype=np.int64)
+        k.play_random_traced(batch.st, batch.cfg, policy, actions, legal, rows, piles, played)
         for b in range(size):
             count = int(played[b])
             if count == 0:

@@ -30,10 +30,10 @@ is said in the reference engine; here only what differs is explained.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..skyjo.cards import DECK_COUNTS
 from . import rng
+from .compiled import inline_kernel, kernel
 
 # Phases, as in the reference engine.
 SETUP, TURN, DRAWN, TAKEN, OVER = 0, 1, 2, 3, 4
@@ -77,9 +77,18 @@ SORTED_DECK = np.array(
 )
 _COLUMN_MASKS = np.array([sum(1 << (r * COLS + c) for r in range(ROWS)) for c in range(COLS)])
 _ROW_MASKS = np.array([sum(1 << (r * COLS + c) for c in range(COLS)) for r in range(ROWS)])
+#: Per 12-bit position mask: how many positions it holds, and the ``k``-th of them.
+_POP = np.array([bin(mask).count("1") for mask in range(FULL + 1)], dtype=np.int64)
+_NTH = np.array(
+    [
+        [p for p in range(SLOTS) if mask >> p & 1] + [0] * (SLOTS - bin(mask).count("1"))
+        for mask in range(FULL + 1)
+    ],
+    dtype=np.int64,
+)
 
 
-@njit(cache=True)
+@inline_kernel
 def popcount(mask: int) -> int:
     count = 0
     while mask:
@@ -88,13 +97,17 @@ def popcount(mask: int) -> int:
     return count
 
 
-@njit(cache=True)
+@kernel
 def deal(st, cfg, b):
     """Shuffle the whole deck and deal a round (set-up phase, seat 0 first)."""
     ints, cards, present, down = st[ST_INT], st[ST_CARD], st[ST_PRES], st[ST_DOWN]
     draw, discard = st[ST_DRAW], st[ST_DISC]
     n = cfg[C_PLAYERS]
-    deck = SORTED_DECK.copy()
+    # The deck is shuffled in the draw pile's row, then dealt from its start: the grids,
+    # one discard, and the rest moved down to be the draw pile.
+    deck = draw[b]
+    for i in range(DECK_SIZE):
+        deck[i] = SORTED_DECK[i]
     rng.shuffle(deck, DECK_SIZE, st[ST_RNG], b)
     dealt = SLOTS * n
     for i in range(dealt):
@@ -103,7 +116,7 @@ def deal(st, cfg, b):
     ints[b, F_DISCARD_LEN] = 1
     length = DECK_SIZE - dealt - 1
     for i in range(length):
-        draw[b, i] = deck[dealt + 1 + i]
+        deck[i] = deck[dealt + 1 + i]
     ints[b, F_DRAW_LEN] = length
     for seat in range(n):
         present[b, seat] = FULL
@@ -117,7 +130,7 @@ def deal(st, cfg, b):
     ints[b, F_RESHUFFLED] = 0
 
 
-@njit(cache=True)
+@kernel
 def new_game(st, cfg, b, seed):
     """Game ``b`` starts anew from ``seed`` (a uint64), as ``GAME.new_state(rules, seed)``."""
     ints = st[ST_INT]
@@ -133,7 +146,7 @@ def new_game(st, cfg, b, seed):
     deal(st, cfg, b)
 
 
-@njit(cache=True)
+@inline_kernel
 def legal_bits(st, b):
     """The legal action codes of game ``b`` as a bit mask (bit ``code``)."""
     ints = st[ST_INT]
@@ -152,12 +165,12 @@ def legal_bits(st, b):
     return np.int64(0)
 
 
-@njit(cache=True)
+@inline_kernel
 def is_legal(st, b, action):
     return 0 <= action < NUM_ACTIONS and (legal_bits(st, b) >> action) & 1 == 1
 
 
-@njit(cache=True)
+@inline_kernel
 def nth_legal(bits, k):
     """The ``k``-th (from 0) set bit of ``bits``: the ``k``-th legal action, ascending."""
     code = 0
@@ -170,14 +183,14 @@ def nth_legal(bits, k):
         code += 1
 
 
-@njit(cache=True)
+@inline_kernel
 def _push_discard(st, b, card):
     ints = st[ST_INT]
     st[ST_DISC][b, ints[b, F_DISCARD_LEN]] = card
     ints[b, F_DISCARD_LEN] += 1
 
 
-@njit(cache=True)
+@inline_kernel
 def _check_column(st, b, seat, col):
     mask = _COLUMN_MASKS[col]
     present = st[ST_PRES][b, seat]
@@ -193,7 +206,7 @@ def _check_column(st, b, seat, col):
         st[ST_PRES][b, seat] = present & ~mask
 
 
-@njit(cache=True)
+@inline_kernel
 def _check_row(st, b, seat, row):
     mask = _ROW_MASKS[row]
     present = st[ST_PRES][b, seat]
@@ -210,20 +223,20 @@ def _check_row(st, b, seat, row):
     st[ST_PRES][b, seat] = present & ~mask
 
 
-@njit(cache=True)
+@inline_kernel
 def _check_lines(st, cfg, b, seat, pos):
     _check_column(st, b, seat, pos % COLS)
     if cfg[C_ROWS]:
         _check_row(st, b, seat, pos // COLS)
 
 
-@njit(cache=True)
+@inline_kernel
 def _reveal(st, cfg, b, seat, pos):
     st[ST_DOWN][b, seat] &= ~(1 << pos)
     _check_lines(st, cfg, b, seat, pos)
 
 
-@njit(cache=True)
+@inline_kernel
 def _exchange(st, cfg, b, seat, pos):
     ints, cards = st[ST_INT], st[ST_CARD]
     index = seat * SLOTS + pos
@@ -235,7 +248,7 @@ def _exchange(st, cfg, b, seat, pos):
     _check_lines(st, cfg, b, seat, pos)
 
 
-@njit(cache=True)
+@kernel
 def _reshuffle(st, b):
     """Every discard but the top, shuffled, is the new draw pile."""
     ints, draw, discard = st[ST_INT], st[ST_DRAW], st[ST_DISC]
@@ -249,7 +262,7 @@ def _reshuffle(st, b):
     ints[b, F_RESHUFFLED] = 1
 
 
-@njit(cache=True)
+@kernel
 def face_up_sum(st, b, seat):
     up = st[ST_PRES][b, seat] & ~st[ST_DOWN][b, seat]
     total = 0
@@ -259,7 +272,7 @@ def face_up_sum(st, b, seat):
     return total
 
 
-@njit(cache=True)
+@kernel
 def _grid_sum(st, b, seat):
     present = st[ST_PRES][b, seat]
     total = 0
@@ -269,7 +282,7 @@ def _grid_sum(st, b, seat):
     return total
 
 
-@njit(cache=True)
+@kernel
 def _choose_starter(st, cfg, b):
     ints = st[ST_INT]
     n = cfg[C_PLAYERS]
@@ -292,7 +305,7 @@ def _choose_starter(st, cfg, b):
     ints[b, F_PHASE] = TURN
 
 
-@njit(cache=True)
+@kernel
 def _end_round(st, cfg, b, limited):
     ints, totals, points = st[ST_INT], st[ST_TOT], st[ST_PTS]
     n = cfg[C_PLAYERS]
@@ -331,7 +344,7 @@ def _end_round(st, cfg, b, limited):
         deal(st, cfg, b)
 
 
-@njit(cache=True)
+@inline_kernel
 def _end_turn(st, cfg, b, seat):
     ints = st[ST_INT]
     ints[b, F_TURNS] += 1
@@ -349,7 +362,7 @@ def _end_turn(st, cfg, b, seat):
         ints[b, F_PHASE] = TURN
 
 
-@njit(cache=True)
+@inline_kernel
 def apply(st, cfg, b, action):
     """Apply the known-legal ``action`` to game ``b`` (the reference's ``advance``)."""
     ints = st[ST_INT]
@@ -383,23 +396,39 @@ def apply(st, cfg, b, action):
         ints[b, F_PHASE] = TAKEN
 
 
-@njit(cache=True)
+@inline_kernel
 def random_action(st, b, policy, p):
-    """The random bot's choice: ``legal[rng.below(len(legal))]`` with generator ``policy[p]``."""
-    bits = legal_bits(st, b)
-    return nth_legal(bits, rng.below(policy, p, popcount(bits)))
+    """The random bot's choice: ``legal[rng.below(len(legal))]`` with generator
+    ``policy[p]``, the legal actions read from the position masks by table."""
+    ints = st[ST_INT]
+    phase = ints[b, F_PHASE]
+    if phase == TURN:
+        return rng.below(policy, p, 2)
+    seat = ints[b, F_PLAYER]
+    if phase == SETUP:
+        down = st[ST_DOWN][b, seat]
+        return REVEAL + _NTH[down, rng.below(policy, p, _POP[down])]
+    present = st[ST_PRES][b, seat]
+    if phase == TAKEN:
+        return EXCHANGE + _NTH[present, rng.below(policy, p, _POP[present])]
+    down = st[ST_DOWN][b, seat]
+    exchanges = _POP[present]
+    pick = rng.below(policy, p, exchanges + _POP[down])
+    if pick < exchanges:
+        return EXCHANGE + _NTH[present, pick]
+    return DISCARD_AND_REVEAL + _NTH[down, pick - exchanges]
 
 
 # --- batch loops -------------------------------------------------------------------
 
 
-@njit(cache=True)
+@kernel
 def new_games(st, cfg, games, seeds):
     for k in range(games.shape[0]):
         new_game(st, cfg, games[k], seeds[k])
 
 
-@njit(cache=True)
+@kernel
 def legal_masks(st, out):
     """``out[b, code]`` = 1 where ``code`` is legal in game ``b``, else 0."""
     for b in range(out.shape[0]):
@@ -408,7 +437,7 @@ def legal_masks(st, out):
             out[b, code] = (bits >> code) & 1
 
 
-@njit(cache=True)
+@kernel
 def first_illegal(st, games, actions):
     """Index ``i`` of the first game ``games[i]`` for which ``actions[i]`` is illegal
     (or that is over), or -1."""
@@ -418,14 +447,14 @@ def first_illegal(st, games, actions):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def step_games(st, cfg, games, actions):
     """Apply ``actions[i]`` to game ``games[i]`` (checked legal by the caller)."""
     for i in range(games.shape[0]):
         apply(st, cfg, games[i], actions[i])
 
 
-@njit(cache=True)
+@kernel
 def play_random(st, cfg, policy):
     """Play every game to its end with the random policy (game ``b`` drawing from
     ``policy[b]``); the number of moves played."""
@@ -443,7 +472,7 @@ def row_size(n: int) -> int:
     return NF + 2 + 16 * n
 
 
-@njit(cache=True)
+@kernel
 def write_row(st, cfg, b, out):
     """Every field of game ``b`` but its piles, as int64: the scalar fields, the
     generator's state as two 32-bit halves, then per seat present, down, totals and
@@ -469,15 +498,14 @@ def write_row(st, cfg, b, out):
         k += 1
 
 
-@njit(cache=True)
-def play_random_traced(st, cfg, policy, actions, legal, rows, piles):
+@kernel
+def play_random_traced(st, cfg, policy, actions, legal, rows, piles, played):
     """Like :func:`play_random` for the cross-check: for game ``b``, move ``t``, records
     the action in ``actions[b, t]``, the legal mask before it in ``legal[b, t]``, and
     after it the fields of :func:`write_row` in ``rows[b, t]`` and both piles in
     ``piles[b, t]`` (draw pile, then discard pile, each padded to 150). Stops a game
-    at ``actions.shape[1]`` moves; returns the moves played per game."""
+    at ``actions.shape[1]`` moves; ``played[b]``: the moves played by game ``b``."""
     ints = st[ST_INT]
-    played = np.zeros(ints.shape[0], dtype=np.int64)
     limit = actions.shape[1]
     for b in range(ints.shape[0]):
         t = 0
@@ -495,4 +523,3 @@ def play_random_traced(st, cfg, policy, actions, legal, rows, piles):
                 piles[b, t, DECK_SIZE + i] = st[ST_DISC][b, i] if i < discard_len else NO_CARD
             t += 1
         played[b] = t
-    return played
