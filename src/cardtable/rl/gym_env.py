@@ -266,7 +266,7 @@ def gym_env(game_name: str, **kwargs: Any) -> CardtableGymEnv:
 
 
 def make_vector_env(
-    game_name: str, num_envs: int, *, sync: bool = False, **kwargs: Any
+    game_name: str, num_envs: int, *, sync: bool = False, engine: str = "reference", **kwargs: Any
 ) -> gymnasium.vector.VectorEnv:
     """``num_envs`` copies of the single-agent env stepped together (Gymnasium vector API).
 
@@ -276,9 +276,21 @@ def make_vector_env(
     (it returns the same arrays, more slowly; ``autoreset_mode`` is passed to it too).
     Masks come batched in ``infos["action_mask"]`` (shape ``(num_envs, num_actions)``);
     ``reset(seed=s)`` seeds env ``i`` with ``s + i``.
+
+    ``engine="fast"`` (Skyjo, extra ``fast``) gives a
+    :class:`cardtable.rl.fast_vector.SkyjoFastVectorEnv`: the same arrays for the same
+    seeds and actions, every game on the compiled batch engine (random opponents).
     """
     if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
         raise ValueError(f"num_envs must be at least 1, got {num_envs!r}")
+    if engine not in ("reference", "fast"):
+        raise ValueError(f"engine must be 'reference' or 'fast', got {engine!r}")
+    if engine == "fast":
+        if game_name != "skyjo" or sync:
+            raise ValueError("engine='fast' is the Skyjo batch engine's vector env (no sync)")
+        from .fast_vector import SkyjoFastVectorEnv
+
+        return SkyjoFastVectorEnv(num_envs, **kwargs)
     if sync:
         vector_options = {}
         if "autoreset_mode" in kwargs:
