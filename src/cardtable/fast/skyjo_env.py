@@ -186,3 +186,29 @@ def legal_for(st, games, actions, out):
     """``out[i]``: whether ``actions[i]`` is legal in game ``games[i]``."""
     for i in range(games.shape[0]):
         out[i] = k.is_legal(st, games[i], actions[i])
+
+
+@kernel
+def vector_step(st, cfg, policy, seats, actions, acting, kind, at, penalty, out):
+    """One step of every env ``b`` with ``acting[b]``: the learner's action if it is
+    legal (then the bots' replies and the reward), else the ``penalty`` and nothing
+    moves; then every env's observation and mask. ``out`` holds the arrays written:
+    (rewards float64, legal flags bool, observations float32, masks int8)."""
+    rewards, legal, obs, masks = out
+    ints = st[k.ST_INT]
+    for b in range(actions.shape[0]):
+        seat = seats[b]
+        rewards[b] = 0.0
+        legal[b] = True
+        if acting[b]:
+            action = actions[b]
+            if k.is_legal(st, b, action):
+                rounds_before = ints[b, k.F_ROUNDS_DONE]
+                k.apply(st, cfg, b, action)
+                play_bots(st, cfg, policy, b, seat)
+                rewards[b] = _reward(st, cfg, b, seat, rounds_before, kind, at)
+            else:
+                legal[b] = False
+                rewards[b] = penalty
+        encode(st, cfg, b, seat, obs[b])
+        learner_mask(st, b, seat, masks[b])

@@ -31,6 +31,7 @@ from gymnasium.vector.utils import batch_space
 
 from ..core import IllegalMoveError, RulesBase
 from ..fast import skyjo_env as kernels
+from ..fast import skyjo_kernels as k
 from ..fast.skyjo_batch import PHASES, SkyjoBatch
 from ..skyjo.rules import SkyjoRules
 from .common import check_max_steps, check_reward_options, resolve_rules
@@ -103,12 +104,12 @@ class SkyjoFastVectorEnv(VectorEnv):
         self._np_randoms: list[np.random.Generator | None] = [None] * num_envs
         self._obs = np.zeros((num_envs, self.size), dtype=np.float32)
         self._masks = np.zeros((num_envs, NUM_ACTIONS), dtype=np.int8)
-        self._rewards = np.zeros(num_envs, dtype=np.float64)
         self._steps = np.zeros(num_envs, dtype=np.int64)
         self._autoreset = np.zeros(num_envs, dtype=np.bool_)
         self._ended = np.zeros(num_envs, dtype=np.bool_)
         self._reset_once = False
         self._all = np.arange(num_envs, dtype=np.int64)
+        self._ones = np.ones(num_envs, dtype=np.bool_)
 
     # --- games ------------------------------------------------------------------------
     def _new_games(self, games: NDArray[np.int64]) -> None:
@@ -197,41 +198,46 @@ class SkyjoFastVectorEnv(VectorEnv):
             raise RuntimeError(
                 f"env {index} finished its episode: reset it (reset_mask) before stepping it"
             )
-        resetting = self._autoreset.copy()
-        acting = np.flatnonzero(~resetting).astype(np.int64)
-        legal = np.zeros(acting.shape[0], dtype=np.bool_)
+        resetting = self._autoreset
+        acting = ~resetting
         st, cfg = self.batch.st, self.batch.cfg
-        kernels.legal_for(st, acting, codes[acting], legal)
-        if not legal.all() and self.illegal == "raise":
-            game = int(acting[np.flatnonzero(~legal)[0]])
-            phase = PHASES[int(self.batch.phase[game])]
-            raise IllegalMoveError(
-                f"env {game}: action {int(codes[game])} is not legal in phase {phase}"
-            )
-        moving = acting[legal]
-        rewards = self._rewards
-        rewards[:] = 0.0
-        kernels.learner_step(
-            st, cfg, self.policy, self.seats, moving, codes[moving], self.reward_kind,
-            self.reward_at, rewards,
+        if self.illegal == "raise":
+            legal = np.zeros(n, dtype=np.bool_)
+            kernels.legal_for(st, self._all, codes, legal)
+            bad = np.flatnonzero(acting & ~legal)
+            if bad.size:
+                game = int(bad[0])
+                phase = PHASES[int(self.batch.phase[game])]
+                raise IllegalMoveError(
+                    f"env {game}: action {int(codes[game])} is not legal in phase {phase}"
+                )
+        rewards = np.empty(n, dtype=np.float64)
+        legal = np.empty(n, dtype=np.bool_)
+        out = (rewards, legal, self._obs, self._masks)
+        kernels.vector_step(
+            st, cfg, self.policy, self.seats, codes, acting, self.reward_kind, self.reward_at,
+            self.illegal_penalty, out,
         )  # fmt: skip
-        illegal_games = acting[~legal]
-        rewards[illegal_games] = self.illegal_penalty
-        self._steps[acting] += 1
-        over = self.batch.is_over
-        terminated = np.zeros(n, dtype=np.bool_)
-        terminated[acting] = over[acting]
-        truncated = np.zeros(n, dtype=np.bool_)
-        if self.max_steps is not None:
-            truncated[acting] = ~over[acting] & (self._steps[acting] >= self.max_steps)
+        self._steps += acting
+        over = self.batch.ints[:, k.F_PHASE] == k.OVER
+        terminated = acting & over
+        if self.max_steps is None:
+            truncated = np.zeros(n, dtype=np.bool_)
+        else:
+            truncated = acting & ~over & (self._steps >= self.max_steps)
+        illegal = ~legal
+        if not (terminated.any() or truncated.any() or resetting.any() or illegal.any()):
+            quiet = {"action_mask": self._masks.copy(), "_action_mask": self._ones.copy()}
+            return self._obs.copy(), rewards, terminated, truncated, quiet
+        illegal_games = np.flatnonzero(illegal)
         reset_now = np.flatnonzero(resetting).astype(np.int64)
         if reset_now.size:  # NEXT_STEP: these envs ignore their action and deal anew
             self._new_games(reset_now)
+            self._observe(reset_now)
             self._autoreset[reset_now] = False
-        self._observe(self._all)
         infos: dict[str, Any] = {
             "action_mask": self._masks.copy(),
-            "_action_mask": np.ones(n, dtype=np.bool_),
+            "_action_mask": self._ones.copy(),
         }
         done = np.flatnonzero(terminated | truncated)
         extra: list[tuple[int, dict[str, Any]]] = []
@@ -270,4 +276,4 @@ class SkyjoFastVectorEnv(VectorEnv):
         for index, info in sorted(extra, key=lambda item: item[0]):
             for key, value in info.items():
                 _put(infos, key, value, index, n)
-        return obs, rewards.copy(), terminated, truncated, infos
+        return obs, rewards, terminated, truncated, infos
