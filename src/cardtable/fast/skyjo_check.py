@@ -50,6 +50,7 @@ _SCALARS = (
     "blocked",
     "moves",
     "doubled",
+    "round_turns",
     "rng_low",
     "rng_high",
 )
@@ -130,6 +131,7 @@ def reference_row(state: SkyjoState) -> list[int]:
         int(any(round_.blocked for round_ in finished)),
         len(state.history),
         int(state.doubled[-1]) if state.doubled else 0,
+        finished[-1].turns if finished else 0,
         rng & _LOW32,
         rng >> 32,
         *state.present,
