@@ -65,6 +65,13 @@ def _build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--json", type=Path, metavar="FILE", help="also write the result as JSON")
     _add_tournament_flags(sim)
     sim.add_argument("--plot", type=Path, metavar="FILE.png", help="plot win rates and scores")
+    sim.add_argument(
+        "--engine",
+        choices=("reference", "fast"),
+        default="reference",
+        help="reference: the pure-Python engine and bots (default); fast: the compiled "
+        "batch engine and its bots (extra 'fast'; Skyjo: random, greedy), the same games",
+    )
 
     ladder = commands.add_parser("ladder", help="round robin of bots with Bradley-Terry ratings")
     ladder.add_argument("game", metavar="GAME", choices=game_names(), help=", ".join(game_names()))
@@ -258,12 +265,27 @@ def _sim(args: argparse.Namespace) -> None:
     if not all(names):
         raise UsageError(f"--bots needs comma-separated names, got {args.bots!r}")
     _check_bots(game, names)
+    if args.engine == "fast" and args.workers != 1:
+        raise UsageError("--engine fast plays on one core: leave out --workers")
     with _progress_bar(f"{game.title}: playing", args.games) as progress:
         try:
-            result = run_tournament(
-                game, rules, names, args.games, args.seed, progress=progress,
-                paired=args.paired, workers=args.workers,
-            )  # fmt: skip
+            if args.engine == "fast":
+                from .sim.fast_tournament import run_fast_tournament
+
+                result = run_fast_tournament(
+                    game, rules, names, args.games, args.seed, progress=progress,
+                    paired=args.paired,
+                )  # fmt: skip
+            else:
+                result = run_tournament(
+                    game, rules, names, args.games, args.seed, progress=progress,
+                    paired=args.paired, workers=args.workers,
+                )  # fmt: skip
+        except ModuleNotFoundError as error:
+            message = f"--engine fast needs the extra fast: pip install cardtable[fast] ({error})"
+            raise UsageError(message) from error
+        except KeyError as error:
+            raise UsageError(str(error.args[0])) from error
         except ValueError as error:
             raise UsageError(str(error)) from error
     print_tournament(_console(), game.title, result, _defaults(game))
