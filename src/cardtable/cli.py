@@ -159,6 +159,12 @@ def _build_parser() -> argparse.ArgumentParser:
 def _add_tournament_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=positive_int, default=1, help="processes (1)")
     parser.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="play the games on the Dask scheduler at ADDRESS (tcp://host:8786; extra "
+        "'cluster'): the same results as on one core",
+    )
+    parser.add_argument(
         "--paired", action="store_true", help="play each deal once per seat rotation"
     )
 
@@ -265,8 +271,8 @@ def _sim(args: argparse.Namespace) -> None:
     if not all(names):
         raise UsageError(f"--bots needs comma-separated names, got {args.bots!r}")
     _check_bots(game, names)
-    if args.engine == "fast" and args.workers != 1:
-        raise UsageError("--engine fast plays on one core: leave out --workers")
+    if args.engine == "fast" and (args.workers != 1 or args.cluster is not None):
+        raise UsageError("--engine fast plays on one core: leave out --workers and --cluster")
     with _progress_bar(f"{game.title}: playing", args.games) as progress:
         try:
             if args.engine == "fast":
@@ -279,13 +285,18 @@ def _sim(args: argparse.Namespace) -> None:
             else:
                 result = run_tournament(
                     game, rules, names, args.games, args.seed, progress=progress,
-                    paired=args.paired, workers=args.workers,
+                    paired=args.paired, workers=args.workers, cluster=args.cluster,
                 )  # fmt: skip
         except ModuleNotFoundError as error:
-            message = f"--engine fast needs the extra fast: pip install cardtable[fast] ({error})"
+            extra = "fast" if args.engine == "fast" else "cluster"
+            message = f"needs the extra {extra}: pip install cardtable[{extra}] ({error})"
             raise UsageError(message) from error
         except KeyError as error:
             raise UsageError(str(error.args[0])) from error
+        except (OSError, TimeoutError) as error:
+            raise UsageError(
+                f"--cluster {args.cluster}: no scheduler answered ({error})"
+            ) from error
         except ValueError as error:
             raise UsageError(str(error)) from error
     print_tournament(_console(), game.title, result, _defaults(game))
@@ -309,8 +320,16 @@ def _ladder(args: argparse.Namespace) -> None:
     with _progress_bar(f"{game.title}: ladder", total) as progress:
         try:
             result = run_ladder(
-                game, rules, names, args.games, args.seed, workers=args.workers, progress=progress
-            )
+                game, rules, names, args.games, args.seed, workers=args.workers,
+                progress=progress, cluster=args.cluster,
+            )  # fmt: skip
+        except ModuleNotFoundError as error:
+            message = f"--cluster needs the extra cluster: pip install cardtable[cluster] ({error})"
+            raise UsageError(message) from error
+        except (OSError, TimeoutError) as error:
+            raise UsageError(
+                f"--cluster {args.cluster}: no scheduler answered ({error})"
+            ) from error
         except ValueError as error:
             raise UsageError(str(error)) from error
     print_ladder(_console(), game.title, result, _defaults(game))

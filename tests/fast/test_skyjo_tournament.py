@@ -39,8 +39,8 @@ def test_fast_tournament_records_equal_the_reference(rules, bots, paired) -> Non
 @pytest.mark.slow
 @pytest.mark.parametrize(("rules", "bots", "paired"), CASES[:3], ids=IDS[:3])
 def test_fast_tournament_equals_the_reference_over_many_games(rules, bots, paired) -> None:
-    """4,000 games per set-up: the compiled greedy bot chooses as the Python one."""
-    games = games_for(rules, 4000)
+    """10,000 games per set-up: the compiled greedy bot chooses as the Python one."""
+    games = games_for(rules, 10_000)
     fast = run_fast_tournament(GAME, rules, bots, games, 11, paired=paired)
     reference = run_tournament(GAME, rules, bots, games, 11, paired=paired)
     for mine, theirs in zip(fast.records, reference.records, strict=True):

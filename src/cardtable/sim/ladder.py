@@ -167,8 +167,10 @@ def run_ladder(
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
     bot_factory: Callable[[str], Bot] | None = None,
+    cluster: str | None = None,
 ) -> LadderResult:
-    """Round robin of ``names`` (paired games, ``games_per_pair`` each) and its ratings."""
+    """Round robin of ``names`` (paired games, ``games_per_pair`` each) and its ratings;
+    ``cluster``: a Dask scheduler address to play the games on (see ``run_tournament``)."""
     if len(names) < 2:
         raise ValueError("a ladder needs at least two bots")
     index = {name: i for i, name in enumerate(names)}
@@ -192,6 +194,7 @@ def run_ladder(
             workers=workers,
             progress=step,
             bot_factory=bot_factory,
+            cluster=cluster,
         )
         done += games_per_pair
         wins_a, wins_b = pair_wins(result, a, b)

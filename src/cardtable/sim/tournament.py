@@ -212,8 +212,8 @@ def _play_indexed(
     seed: int,
     paired: bool,
     indices: Sequence[int],
-    max_moves: int,
-    bot_factory: Callable[[str], Bot] | None,
+    max_moves: int = DEFAULT_MAX_MOVES,
+    bot_factory: Callable[[str], Bot] | None = None,
 ) -> list[GameRecord]:
     """Play the games ``indices`` of a tournament; the unit of work of one process."""
     if bot_factory is None:
@@ -242,6 +242,7 @@ def run_tournament(
     bot_factory: Callable[[str], Bot] | None = None,
     paired: bool = False,
     workers: int = 1,
+    cluster: str | None = None,
 ) -> TournamentResult:
     """Play ``games`` seeded games and aggregate them per bot name.
 
@@ -256,7 +257,9 @@ def run_tournament(
     multiple of the number of seats), so each bot meets the same cards from every
     seat and the luck of the deal cancels. ``workers`` > 1 plays batches of games in
     separate processes; the records, and so every figure, are the same as with one
-    worker, because each game depends only on its index.
+    worker, because each game depends only on its index. ``cluster`` (a Dask scheduler
+    address such as ``tcp://host:8786``, extra ``cluster``) sends the batches to that
+    cluster instead (``workers`` is then not used), with the same records again.
     """
     if games < 0:
         raise ValueError(f"games must be >= 0, got {games}")
@@ -277,7 +280,17 @@ def run_tournament(
     for name in dict.fromkeys(seat_bots):
         factory(name)
     records: list[GameRecord] = []
-    if workers == 1 or games < 2:
+    if cluster is not None:
+        import functools
+
+        from .cluster import play_on_cluster
+
+        work = functools.partial(
+            _play_indexed, game, rules, seat_bots, seed, paired,
+            max_moves=max_moves, bot_factory=bot_factory,
+        )  # fmt: skip
+        records = play_on_cluster(cluster, work, _batches(games, 8), progress)
+    elif workers == 1 or games < 2:
         for index in range(games):
             records += _play_indexed(
                 game, rules, seat_bots, seed, paired, [index], max_moves, bot_factory
@@ -289,6 +302,13 @@ def run_tournament(
             game, rules, seat_bots, seed, paired, games, max_moves, bot_factory, workers, progress
         )
     return summarize(game.name, rules, seed, seat_bots, records, paired=paired)
+
+
+def _batches(games: int, workers: int) -> list[list[int]]:
+    """Game indices in batches: small ones keep the progress bar moving and the
+    processes evenly loaded."""
+    size = max(1, min(50, games // (workers * 8)))
+    return [list(range(start, min(games, start + size))) for start in range(0, games, size)]
 
 
 def _play_parallel(
@@ -306,9 +326,7 @@ def _play_parallel(
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    # Small batches keep the progress bar moving and the processes evenly loaded.
-    size = max(1, min(50, games // (workers * 8)))
-    batches = [list(range(start, min(games, start + size))) for start in range(0, games, size)]
+    batches = _batches(games, workers)
     results: dict[int, list[GameRecord]] = {}
     done = 0
     # Spawned (not forked) processes: no inherited threads or locks, same on every platform.
