@@ -14,7 +14,14 @@ from typing import Any
 from ..bots import Bot, make_bot
 from ..core import JSON, Game, Rng, RulesBase
 from .seeding import derive_seed
-from .stats import Estimate, Interval, mean_estimate, wilson_interval
+from .stats import (
+    Estimate,
+    Interval,
+    cluster_interval,
+    cluster_mean,
+    mean_estimate,
+    wilson_interval,
+)
 
 # Bots draw from their own stream, never the deal's, so a bot's choices cannot
 # change which cards are dealt.
@@ -121,6 +128,14 @@ class BotSummary:
     """Mean over every (round, seat of this bot) pair of the points scored."""
     final_score: Estimate
     """Mean over every (game, seat of this bot) pair of the final score."""
+    win_rate_by_deal: Interval
+    """The win rate with a cluster-robust interval: the games of one deal (its seat
+    rotations, in a paired tournament) are one cluster (:func:`cluster_interval`)."""
+    points_per_round_by_deal: Estimate
+    """``points_per_round`` with a cluster-robust standard error, deals as clusters
+    (rounds of one game, and games of one deal, are not independent)."""
+    deals: int
+    """How many deals (clusters) the by-deal figures come from."""
 
     def to_json(self) -> JSON:
         return {
@@ -135,6 +150,10 @@ class BotSummary:
             "points_per_round_stderr": self.points_per_round.stderr,
             "final_score": self.final_score.mean,
             "final_score_stderr": self.final_score.stderr,
+            "deals": self.deals,
+            "win_rate_by_deal_low": self.win_rate_by_deal.low,
+            "win_rate_by_deal_high": self.win_rate_by_deal.high,
+            "points_per_round_by_deal_stderr": self.points_per_round_by_deal.stderr,
         }
 
 
@@ -377,7 +396,20 @@ def summarize(
             or (not records and seat_bots[seat] == name)
         )
         mine = [tuple(s for s, bot in enumerate(r.bots) if bot == name) for r in records]
-        wins = sum(1 for r, own in zip(records, mine, strict=True) if set(own) & set(r.winners))
+        won = [bool(set(own) & set(r.winners)) for r, own in zip(records, mine, strict=True)]
+        wins = sum(won)
+        # Per deal (the records of one deal seed): wins and games, points and rounds.
+        deal_wins: dict[int, list[int]] = {}
+        deal_points: dict[int, list[int]] = {}
+        for r, own, w in zip(records, mine, won, strict=True):
+            tally = deal_wins.setdefault(r.seed, [0, 0])
+            tally[0] += w
+            tally[1] += 1
+            points = deal_points.setdefault(r.seed, [0, 0])
+            for round_points in r.round_points:
+                for seat in own:
+                    points[0] += round_points[seat]
+                    points[1] += 1
         summaries.append(
             BotSummary(
                 name=name,
@@ -396,6 +428,13 @@ def summarize(
                 final_score=mean_estimate(
                     [r.scores[seat] for r, own in zip(records, mine, strict=True) for seat in own]
                 ),
+                win_rate_by_deal=cluster_interval(
+                    [(total, count) for total, count in deal_wins.values()]
+                ),
+                points_per_round_by_deal=cluster_mean(
+                    [(total, count) for total, count in deal_points.values()]
+                ),
+                deals=len(deal_wins),
             )
         )
     wins_per_seat = tuple(
