@@ -55,6 +55,7 @@ def run_fast_tournament(
     batch engine. Raises KeyError for a game without one and ValueError for a bot it
     does not play, before any game is played."""
     from ..fast.skyjo_batch import SkyjoBatch
+    from ..fast.skyjo_kernels import F_BLOCKED
     from ..fast.skyjo_tournament import play_games
     from ..skyjo.rules import SkyjoRules
 
@@ -78,8 +79,8 @@ def run_fast_tournament(
     for start in range(0, games, batch):
         indices = np.arange(start, min(games, start + batch), dtype=np.int64)
         records += _play_batch(
-            SkyjoBatch, play_games, game.name, rules, seat_bots, seed, indices, paired, kinds,
-            max_moves,
+            SkyjoBatch, play_games, F_BLOCKED, game.name, rules, seat_bots, seed, indices,
+            paired, kinds, max_moves,
         )  # fmt: skip
         if progress is not None:
             progress(len(records))
@@ -89,6 +90,7 @@ def run_fast_tournament(
 def _play_batch(
     batch_type: type,
     play_games: Callable[..., None],
+    blocked_field: int,
     game_name: str,
     rules: RulesBase,
     seat_bots: tuple[str, ...],
@@ -117,22 +119,26 @@ def _play_batch(
             break
         room = most  # replay the batch with room for every round
     records = []
-    for i, index in enumerate(indices.tolist()):
-        deal, moves, turns, rounds, _ = out[i].tolist()
+    # Read in bulk: the final totals (the scores; the lowest wins) and blocked flags.
+    totals = engine.totals.tolist()
+    blocked = engine.ints[:, blocked_field].tolist()
+    rotations = [paired_bots(seat_bots, shift, paired) for shift in range(n)]
+    for i, row in enumerate(out.tolist()):
+        deal, moves, turns, rounds, shift = row
         if moves < 0:
             raise RuntimeError(f"{game_name} seed {deal}: no end after {max_moves} moves")
-        result = engine.result(i)
-        assert result is not None
+        scores = tuple(totals[i])
+        low = min(scores)
         records.append(
             GameRecord(
                 seed=deal,
-                bots=paired_bots(seat_bots, index, paired),
-                winners=result.winners,
-                scores=result.scores,
+                bots=rotations[shift],
+                winners=tuple(seat for seat, score in enumerate(scores) if score == low),
+                scores=scores,
                 round_points=tuple(tuple(row) for row in points[i, :rounds].tolist()),
                 moves=moves,
                 turns=turns,
-                blocked=result.blocked,
+                blocked=bool(blocked[i]),
             )
         )
     return records
