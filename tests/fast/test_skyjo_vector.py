@@ -18,8 +18,13 @@ from tests.rl.test_vector import assert_same
 CASES = [
     {"rules": {"players": 2}, "max_steps": 40},
     {"rules": {"players": 3, "end_score": 20}, "seat": None, "reward": "score"},
-    {"rules": {"players": 4, "rows_rule": True}, "reward_at": "round"},
-    {"rules": {"players": 5, "closer_starts_next": True, "turn_limit": 100}, "seat": 2},
+    {"rules": {"players": 4, "rows_rule": True}, "reward_at": "round", "opponents": "greedy"},
+    {
+        "rules": {"players": 5, "closer_starts_next": True, "turn_limit": 100},
+        "seat": 2,
+        "opponents": ["greedy", "random", "random", "greedy"],
+    },
+    {"rules": {"players": 3}, "seat": None, "opponents": ["random", "greedy"]},
     {"rules": {"players": 2, "closer_doubling": False}, "reward": "score", "reward_at": "round"},
 ]
 MODES = [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP, AutoresetMode.DISABLED]
@@ -82,8 +87,8 @@ def test_fast_vector_env_same_seed_same_batches_and_bad_calls() -> None:
 
     assert run(3) == run(3)
     assert run(3) != run(4)
-    with pytest.raises(ValueError, match="'random' only"):
-        SkyjoFastVectorEnv(2, opponents="greedy")
+    with pytest.raises(ValueError, match="random, greedy, not hard"):
+        SkyjoFastVectorEnv(2, opponents="hard")
     with pytest.raises(ValueError, match="engine"):
         make_vector_env("skipbo", 2, engine="fast")
     envs = SkyjoFastVectorEnv(2, {"players": 2}, illegal="raise")

@@ -1,5 +1,5 @@
 """Compiled kernels of the Skyjo vector environment: one learner seat a game, the
-other seats played by the random bot, observations and masks for every game.
+other seats played by compiled bots, observations and masks for every game.
 
 The observation is the float32 vector of :func:`cardtable.rl.skyjo_obs.skyjo_layout`,
 written field by field in the same order (the tests require it to equal
@@ -13,6 +13,7 @@ import numpy as np
 
 from . import skyjo_kernels as k
 from .compiled import inline_kernel, kernel
+from .skyjo_bots import bot_action
 
 #: Totals are clipped to this range, as in cardtable.rl.skyjo_obs.
 TOTAL_LOW = -1000
@@ -113,19 +114,21 @@ def observe(st, cfg, seats, games, obs, masks):
 
 
 @inline_kernel
-def play_bots(st, cfg, policy, b, seat):
-    """The random bot moves for every other seat until ``seat`` is to move or the game
-    is over."""
+def play_bots(st, cfg, policy, kinds, b, seat):
+    """The bots (``kinds[b, s]``: the bot code of seat ``s``, all drawing from the game's
+    one generator ``policy[b]``, as the single-agent env's bots share ``bot_rng``) move
+    until ``seat`` is to move or the game is over."""
     ints = st[k.ST_INT]
     while ints[b, k.F_PHASE] != k.OVER and ints[b, k.F_PLAYER] != seat:
-        k.apply(st, cfg, b, k.random_action(st, b, policy, b))
+        kind = kinds[b, ints[b, k.F_PLAYER]]
+        k.apply(st, cfg, b, bot_action(kind, st, cfg, b, policy, b))
 
 
 @kernel
-def start_games(st, cfg, policy, seats, games):
+def start_games(st, cfg, policy, kinds, seats, games):
     """After a deal: the bots play up to each listed game's learner."""
     for i in range(games.shape[0]):
-        play_bots(st, cfg, policy, games[i], seats[games[i]])
+        play_bots(st, cfg, policy, kinds, games[i], seats[games[i]])
 
 
 @inline_kernel
@@ -168,20 +171,6 @@ def _reward(st, cfg, b, seat, rounds_before, kind, at):
 
 
 @kernel
-def learner_step(st, cfg, policy, seats, games, actions, kind, at, rewards):
-    """For each listed game: the learner's (legal) action, the bots' replies up to the
-    learner's next turn or the end, and the learner's reward in ``rewards[game]``."""
-    ints = st[k.ST_INT]
-    for i in range(games.shape[0]):
-        b = games[i]
-        seat = seats[b]
-        rounds_before = ints[b, k.F_ROUNDS_DONE]
-        k.apply(st, cfg, b, actions[i])
-        play_bots(st, cfg, policy, b, seat)
-        rewards[b] = _reward(st, cfg, b, seat, rounds_before, kind, at)
-
-
-@kernel
 def legal_for(st, games, actions, out):
     """``out[i]``: whether ``actions[i]`` is legal in game ``games[i]``."""
     for i in range(games.shape[0]):
@@ -189,7 +178,7 @@ def legal_for(st, games, actions, out):
 
 
 @kernel
-def vector_step(st, cfg, policy, seats, actions, acting, kind, at, penalty, out):
+def vector_step(st, cfg, policy, kinds, seats, actions, acting, kind, at, penalty, out):
     """One step of every env ``b`` with ``acting[b]``: the learner's action if it is
     legal (then the bots' replies and the reward), else the ``penalty`` and nothing
     moves; then every env's observation and mask. ``out`` holds the arrays written:
@@ -205,7 +194,7 @@ def vector_step(st, cfg, policy, seats, actions, acting, kind, at, penalty, out)
             if k.is_legal(st, b, action):
                 rounds_before = ints[b, k.F_ROUNDS_DONE]
                 k.apply(st, cfg, b, action)
-                play_bots(st, cfg, policy, b, seat)
+                play_bots(st, cfg, policy, kinds, b, seat)
                 rewards[b] = _reward(st, cfg, b, seat, rounds_before, kind, at)
             else:
                 legal[b] = False

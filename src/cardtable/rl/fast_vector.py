@@ -3,19 +3,21 @@
 ``SkyjoFastVectorEnv(num_envs, rules=..., opponents="random")``, or
 ``make_vector_env("skyjo", N, engine="fast", ...)``, is the vector env of
 :class:`cardtable.rl.vector.CardtableVectorEnv` with every game held in one
-:class:`cardtable.fast.skyjo_batch.SkyjoBatch`: the learners' moves, the random bots'
+:class:`cardtable.fast.skyjo_batch.SkyjoBatch`: the learners' moves, the compiled bots'
 replies, the rewards, observations and masks of all N games are computed by compiled
 kernels in one call per step. It returns what ``CardtableVectorEnv`` returns for the same
 seeds and actions, array by array (tested in every autoreset mode, with illegal actions
 and truncations): the same observation layout (a policy trained on one runs on the
 other), the same masks, rewards, flags and infos, because the games are dealt from
-the same seeds, the random bot draws the same numbers and each env's seeds come from
+the same seeds, the compiled bots choose and draw exactly as the Python ones, and each
+env's seeds come from
 the same per-env ``np_random`` stream as the single-agent env's.
 
 Options are those of the single-agent env (``rules``, ``seat``, ``reward``,
 ``reward_at``, ``illegal``, ``illegal_penalty``, ``max_steps``) and ``autoreset_mode``,
-with one difference: ``opponents`` must be ``"random"`` (the bot the batch engine
-plays), and with ``illegal="raise"`` an illegal action raises before any env moves.
+with two differences: ``opponents`` are the bots the batch engine plays (``"random"``,
+``"greedy"``: one name, or one per other seat), and with ``illegal="raise"`` an
+illegal action raises before any env moves.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from ..core import IllegalMoveError, RulesBase
 from ..fast import skyjo_env as kernels
 from ..fast import skyjo_kernels as k
 from ..fast.skyjo_batch import PHASES, SkyjoBatch
+from ..fast.skyjo_bots import NAMES as BOT_NAMES
 from ..skyjo.rules import SkyjoRules
 from .common import check_max_steps, check_reward_options, resolve_rules
 from .gym_env import ILLEGAL_MODES, SEED_BOUND
@@ -75,8 +78,12 @@ class SkyjoFastVectorEnv(VectorEnv):
         names = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
         if len(names) != n - 1:
             raise ValueError(f"opponents: one bot name or {n - 1} names, got {len(names)}")
-        if any(name != "random" for name in names):
-            raise ValueError(f"the batch engine's opponents are 'random' only, got {opponents!r}")
+        unknown = sorted(set(names) - set(BOT_NAMES))
+        if unknown:
+            raise ValueError(
+                f"the batch engine's opponents are {', '.join(BOT_NAMES)}, not {', '.join(unknown)}"
+            )
+        self._opponents = np.array([BOT_NAMES.index(name) for name in names], dtype=np.int64)
         if seat is not None and not 0 <= seat < n:
             raise ValueError(f"seat must be None or 0..{n - 1}, got {seat!r}")
         if illegal not in ILLEGAL_MODES:
@@ -100,7 +107,9 @@ class SkyjoFastVectorEnv(VectorEnv):
         self.batch = SkyjoBatch(resolved, num_envs)
         self.size = kernels.observation_size(n)
         self.seats = np.full(num_envs, 0 if seat is None else seat, dtype=np.int64)
-        self.policy = np.zeros(num_envs, dtype=np.uint64)  # each game's random bot
+        self.policy = np.zeros(num_envs, dtype=np.uint64)  # each game's bots' generator
+        # The bot code of each seat of each game (the learner's entry is not used).
+        self.kinds = np.zeros((num_envs, n), dtype=np.int64)
         self._np_randoms: list[np.random.Generator | None] = [None] * num_envs
         self._obs = np.zeros((num_envs, self.size), dtype=np.float32)
         self._masks = np.zeros((num_envs, NUM_ACTIONS), dtype=np.int8)
@@ -122,11 +131,16 @@ class SkyjoFastVectorEnv(VectorEnv):
                 rng = self._np_randoms[index] = seeding.np_random(None)[0]
             if self.fixed_seat is None:
                 self.seats[index] = int(rng.integers(self.num_players))
+            # The other seats in seat order get the opponents in order, as in the
+            # single-agent env.
+            seat = int(self.seats[index])
+            others = [s for s in range(self.num_players) if s != seat]
+            self.kinds[index, others] = self._opponents
             self.policy[index] = int(rng.integers(SEED_BOUND))
             seeds.append(int(rng.integers(SEED_BOUND)))
         self.batch.reset_games(games, seeds)
         st = self.batch.st
-        kernels.start_games(st, self.batch.cfg, self.policy, self.seats, games)
+        kernels.start_games(st, self.batch.cfg, self.policy, self.kinds, self.seats, games)
         # In Skyjo the bots cannot finish a game before the learner's first reveal.
         assert not self.batch.is_over[games].any()
         self._steps[games] = 0
@@ -215,7 +229,8 @@ class SkyjoFastVectorEnv(VectorEnv):
         legal = np.empty(n, dtype=np.bool_)
         out = (rewards, legal, self._obs, self._masks)
         kernels.vector_step(
-            st, cfg, self.policy, self.seats, codes, acting, self.reward_kind, self.reward_at,
+            st, cfg, self.policy, self.kinds, self.seats, codes, acting, self.reward_kind,
+            self.reward_at,
             self.illegal_penalty, out,
         )  # fmt: skip
         self._steps += acting
