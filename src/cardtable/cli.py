@@ -355,6 +355,8 @@ def _bench(args: argparse.Namespace) -> None:
         except ModuleNotFoundError as error:
             message = f"--rl needs the extra rl: pip install cardtable[rl] ({error})"
             raise UsageError(message) from error
+        except ValueError as error:  # e.g. --engine fast for a game without a batch engine
+            raise UsageError(str(error)) from error
         if args.json == STDOUT:
             print(json.dumps(figures))
         elif args.json is not None:

@@ -56,3 +56,16 @@ def test_fast_engine_of_a_game_without_one_is_a_usage_error(capsys) -> None:
     code, _, err = run(capsys, "bench", "skipbo", "--engine", "fast", "--games", "1")
     assert code == 2
     assert "no compiled batch engine for 'skipbo'" in err
+
+
+def test_rl_bench_with_the_fast_engine_adds_its_vector_env(capsys) -> None:
+    code, out, err = run(
+        capsys, "bench", "skyjo", "--rl", "--engine", "fast", "--seconds", "0.6",
+        "--envs", "3", "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    figures = {row["name"]: row for row in json.loads(out)["rl"]}
+    assert set(figures) == {"aec", "gym", "gym x3", "sync x3", "fast x3"}
+    assert figures["fast x3"]["steps"] > 0 and figures["fast x3"]["engine_moves"] > 0
+    code, _, err = run(capsys, "bench", "skipbo", "--rl", "--engine", "fast", "--seconds", "0.2")
+    assert code == 2 and "engine='fast'" in err
