@@ -193,3 +193,20 @@ def test_the_ladder_says_plainly_which_bot_is_the_fixed_anchor(capsys):
     )
     out = capsys.readouterr().out
     assert "anchor, fixed at 0" in out and "relative to random" in out
+
+
+def test_blocked_rounds_are_counted_beside_blocked_games() -> None:
+    from cardtable.skipbo import GAME as SKIPBO
+    from cardtable.skipbo import SkipBoRules
+
+    # Random players bury every card that fits: these 2-player games end blocked.
+    blocked = run_tournament(SKIPBO, SkipBoRules(players=2), ["random"], 4, 1)
+    assert blocked.blocked == 4 and blocked.blocked_rounds == 4 and blocked.total_rounds == 4
+    # A match of rounds: three blocked rounds in a row end it on the points so far.
+    rules = SkipBoRules(players=3, stock_size=6, rounds=True, target=100)
+    match = run_tournament(SKIPBO, rules, ["random"], 6, 1)
+    assert match.blocked_rounds == sum(record.blocked_rounds for record in match.records)
+    assert match.blocked_rounds > 0
+    assert match.to_json()["blocked_rounds"] == match.blocked_rounds
+    for record in match.records:
+        assert record.to_json()["blocked_rounds"] == record.blocked_rounds <= record.rounds

@@ -51,6 +51,7 @@ _SCALARS = (
     "moves",
     "doubled",
     "round_turns",
+    "round_blocked",
     "rng_low",
     "rng_high",
 )
@@ -132,6 +133,7 @@ def reference_row(state: SkyjoState) -> list[int]:
         len(state.history),
         int(state.doubled[-1]) if state.doubled else 0,
         finished[-1].turns if finished else 0,
+        int(finished[-1].blocked) if finished else 0,
         rng & _LOW32,
         rng >> 32,
         *state.present,

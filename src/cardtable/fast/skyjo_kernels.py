@@ -66,7 +66,8 @@ F_BLOCKED = 12  # some round reached the turn limit
 F_MOVES = 13  # moves applied (the reference's len(history))
 F_DOUBLED = 14  # the last finished round doubled its closer
 F_ROUND_TURNS = 15  # turns of the last finished round
-NF = 16
+F_ROUND_BLOCKED = 16  # the last finished round reached the turn limit
+NF = 17
 
 ST_INT, ST_CARD, ST_PRES, ST_DOWN, ST_TOT, ST_PTS, ST_DRAW, ST_DISC, ST_RNG = range(9)
 
@@ -338,6 +339,7 @@ def _end_round(st, cfg, b, limited):
     ints[b, F_LAST_CLOSER] = closer
     ints[b, F_DOUBLED] = 1 if doubled else 0
     ints[b, F_ROUND_TURNS] = ints[b, F_TURNS]
+    ints[b, F_ROUND_BLOCKED] = 1 if limited else 0
     if limited:
         ints[b, F_BLOCKED] = 1
     if top >= cfg[C_END_SCORE]:

@@ -47,7 +47,8 @@ def play_games(st, cfg, seed, indices, paired, seat_kinds, rngs, records, points
     """Play game ``indices[i]`` of the tournament seeded with ``seed`` (a uint64) in
     batch slot ``i``, to its end. ``seat_kinds[s]``: the bot code of seat ``s`` before
     rotation. ``rngs``: scratch for the bots' generators (one per slot and seat).
-    ``records[i]`` gets (deal seed, moves, turns, rounds, rotation); ``points[i, r]`` the
+    ``records[i]`` gets (deal seed, moves, turns, rounds, rotation, blocked rounds);
+    ``points[i, r]`` the
     points of round ``r`` while ``r < points.shape[1]`` (``rounds`` says how many there
     were, so a caller can replay with more room). A game stops after ``max_moves``
     (``cfg`` index 6) moves with ``moves`` set to -1."""
@@ -69,6 +70,7 @@ def play_games(st, cfg, seed, indices, paired, seat_kinds, rngs, records, points
         moves = 0
         turns = 0
         rounds = 0
+        blocked = 0
         while ints[i, k.F_PHASE] != k.OVER:
             if moves >= max_moves:
                 moves = -1
@@ -84,8 +86,10 @@ def play_games(st, cfg, seed, indices, paired, seat_kinds, rngs, records, points
                         points[i, rounds, other] = st[k.ST_PTS][i, other]
                 rounds += 1
                 turns += ints[i, k.F_ROUND_TURNS]
+                blocked += ints[i, k.F_ROUND_BLOCKED]
         records[i, 0] = np.int64(deal)
         records[i, 1] = moves
         records[i, 2] = turns
         records[i, 3] = rounds
         records[i, 4] = shift
+        records[i, 5] = blocked

@@ -107,7 +107,7 @@ def _play_batch(
         engine = batch_type(rules, size)
         cfg = np.append(engine.cfg, max_moves)
         rngs = np.zeros(size * n, dtype=np.uint64)
-        out = np.zeros((size, 5), dtype=np.int64)
+        out = np.zeros((size, 6), dtype=np.int64)
         points = np.zeros((size, room, n), dtype=np.int32)
         scratch = np.zeros(1, dtype=np.uint64)
         play_games(
@@ -124,7 +124,7 @@ def _play_batch(
     blocked = engine.ints[:, blocked_field].tolist()
     rotations = [paired_bots(seat_bots, shift, paired) for shift in range(n)]
     for i, row in enumerate(out.tolist()):
-        deal, moves, turns, rounds, shift = row
+        deal, moves, turns, rounds, shift, blocked_rounds = row
         if moves < 0:
             raise RuntimeError(f"{game_name} seed {deal}: no end after {max_moves} moves")
         scores = tuple(totals[i])
@@ -139,6 +139,7 @@ def _play_batch(
                 moves=moves,
                 turns=turns,
                 blocked=bool(blocked[i]),
+                blocked_rounds=blocked_rounds,
             )
         )
     return records
