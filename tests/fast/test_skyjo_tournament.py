@@ -47,6 +47,14 @@ def test_fast_tournament_equals_the_reference_over_many_games(rules, bots, paire
         assert mine == theirs, f"deal seed {theirs.seed}"
 
 
+def test_rounds_cut_by_the_turn_limit_are_counted_as_the_reference_counts_them() -> None:
+    rules = SkyjoRules(players=8, turn_limit=100)
+    fast = run_fast_tournament(GAME, rules, ["greedy", "random"], 40, 3)
+    reference = run_tournament(GAME, rules, ["greedy", "random"], 40, 3)
+    assert fast.records == reference.records
+    assert fast.blocked_rounds == reference.blocked_rounds > 0
+
+
 def test_the_batch_size_does_not_change_any_game() -> None:
     rules = SkyjoRules(players=3)
     one = run_fast_tournament(GAME, rules, ["greedy", "random"], 30, 3, batch=4)
