@@ -136,7 +136,7 @@ EVENTS = {
         {"type": "GameEnded", "blocked": True, "winners": []},
     ],
 }
-WORDS = """([game, events]) => import("/static/js/words.js").then((m) => {
+WORDS = """([game, events]) => import(window.cardtable.js + "words.js").then((m) => {
   const lines = m.describe(game, {seat: 0, events});
   const name = (seat) => `P${seat}`;
   const keys = lines.flatMap((l) => l.parts.map((p) => p.key));

@@ -1,6 +1,6 @@
 // The single-page app: hash routes for home, room (lobby and table), replay and rules.
 import { api, playerName, rememberName, rememberSeat } from "./api.js";
-import { h, retranslateToast, toast } from "./dom.js";
+import { h, listen, patch, retranslateToast, toast } from "./dom.js";
 import { has, language, loadLanguage, missingKeys, preferredLanguage, t } from "./i18n.js";
 import { optionFields } from "./options.js";
 import { errorText, openRoom, seatName } from "./room.js";
@@ -10,7 +10,8 @@ import { describe, lineText } from "./words.js";
 
 const GAMES = { skipbo, skyjo };
 const app = document.getElementById("app");
-window.cardtable = { bots: {}, conn: null, missing: missingKeys, games: null };
+window.cardtable = { bots: {}, conn: null, missing: missingKeys, games: null, limits: { name: 24 }, t,
+  js: new URL("./", import.meta.url).href }; // where the modules are (versioned): tests import them from there
 let current = null; // the open room, if any
 let gamesInfo = null;
 
@@ -20,6 +21,7 @@ async function games() {
     gamesInfo = res.ok ? res.data.games : [];
     for (const g of gamesInfo) window.cardtable.bots[g.game] = g.bots;
     window.cardtable.games = gamesInfo;
+    if (res.ok && res.data.limits) window.cardtable.limits = res.data.limits;
   }
   return gamesInfo;
 }
@@ -35,7 +37,7 @@ function nav() {
 }
 
 // --- home ---------------------------------------------------------------------------
-const homeState = { game: localStorage.getItem("cardtable.game") || "skyjo", values: {}, seats: {} };
+const homeState = { game: localStorage.getItem("cardtable.game") || "skyjo", values: {}, seats: {}, code: "" };
 
 async function renderHome() {
   const list = await games();
@@ -46,14 +48,14 @@ async function renderHome() {
   const values = homeState.values[game];
   const players = Math.max(2, Math.min(Number(values.players) || 2, info.options.find((o) => o.name === "players").max));
   const seatKinds = homeState.seats[game];
-  const nameInput = h("input", { id: "your-name", required: true, maxlength: 40, value: playerName(), autocomplete: "nickname", oninput: (e) => rememberName(e.target.value) });
+  const nameInput = h("input", { id: "your-name", required: true, maxlength: window.cardtable.limits.name, value: playerName(), autocomplete: "nickname", oninput: (e) => rememberName(e.target.value) });
   const seatList = h("ol", { class: "seats" }, h("li", { class: "seat me" }, h("span", { class: "seatname" }, t("web.home.seat_you"))));
   for (let seat = 1; seat < players; seat++) {
     const chosen = seatKinds[seat] || info.default_bot;
     const select = h("select", { id: `seat-${seat}`, "aria-label": t("web.lobby.seat_kind", { n: seat + 1 }) },
       h("option", { value: "human", selected: chosen === "human" }, t("web.home.human")),
       info.bots.map((bot) => h("option", { value: bot, selected: chosen === bot }, t(`web.bot.${bot}`))));
-    select.addEventListener("change", () => { seatKinds[seat] = select.value; });
+    listen(select, "change", (e) => { seatKinds[seat] = e.currentTarget.value; });
     seatList.append(h("li", { class: "seat" }, h("span", { class: "seatname" }, t("web.seat.n", { n: seat + 1 })), select));
   }
   const picker = h("div", { class: "gamepick", role: "radiogroup", "aria-label": t("web.home.pick_game") },
@@ -62,7 +64,7 @@ async function renderHome() {
         onchange: () => { homeState.game = g.game; localStorage.setItem("cardtable.game", g.game); renderHome(); } }),
       h("strong", {}, g.title),
       h("span", { class: "muted" }, t(`web.home.about_${g.game}`)))));
-  const form = h("form", { class: "panel create", id: "create-form", onsubmit: (e) => { e.preventDefault(); create(info, nameInput.value, players); } },
+  const form = h("form", { class: "panel create", id: "create-form", onsubmit: (e) => { e.preventDefault(); create(info, e.currentTarget.elements["your-name"].value, players); } },
     h("h2", {}, t("web.home.create")),
     picker,
     h("label", { for: "your-name", class: "num" }, h("span", {}, t("web.home.your_name")), nameInput),
@@ -71,22 +73,26 @@ async function renderHome() {
     })),
     h("fieldset", {}, h("legend", {}, t("web.home.seats")), seatList),
     h("p", {}, h("button", { type: "submit", class: "primary big", id: "create" }, t("web.home.create_button"))));
-  const codeInput = h("input", { id: "join-code", maxlength: 12, autocomplete: "off", autocapitalize: "characters", "aria-label": t("web.home.code") });
+  const codeInput = h("input", { id: "join-code", maxlength: 12, value: homeState.code, oninput: (e) => { homeState.code = e.currentTarget.value; }, autocomplete: "off", autocapitalize: "characters", "aria-label": t("web.home.code") });
   const joinForm = h("form", { class: "panel joinbox", onsubmit: (e) => {
     e.preventDefault();
-    const code = codeInput.value.trim().toUpperCase();
+    const code = e.currentTarget.elements["join-code"].value.trim().toUpperCase();
     if (code) location.hash = `#/room/${encodeURIComponent(code)}`;
   } },
   h("h2", {}, t("web.home.join")),
   h("p", { class: "muted" }, t("web.home.join_help")),
   h("div", { class: "sharerow" }, codeInput, h("button", { type: "submit", id: "join-go" }, t("web.home.join_button"))));
-  app.replaceChildren(h("div", { class: "home" },
+  // Patched when the home page is already shown (a change of the player count redraws
+  // it): the button being clicked as a field loses the focus stays, so the click lands.
+  const fresh = h("div", { class: "home" },
     h("section", { class: "hero" }, h("h1", {}, t("web.home.title")), h("p", {}, t("web.home.tagline"))),
     form,
     h("div", { class: "homeside" }, joinForm,
       h("section", { class: "panel" }, h("h2", {}, t("web.nav.rules")),
         h("p", {}, h("a", { href: "#/rules/skyjo" }, t("web.rules.skyjo_title"))),
-        h("p", {}, h("a", { href: "#/rules/skipbo" }, t("web.rules.skipbo_title")))))));
+        h("p", {}, h("a", { href: "#/rules/skipbo" }, t("web.rules.skipbo_title"))))));
+  if (document.body.dataset.page === "home" && app.firstElementChild && app.firstElementChild.classList.contains("home")) patch(app, fresh);
+  else app.replaceChildren(fresh);
   document.body.dataset.page = "home";
 }
 

@@ -1,7 +1,7 @@
 // A room: the lobby before the start, the table while playing, the summaries after.
 import { api, forgetSeat, playerName, rememberName, rememberSeat, seatFor } from "./api.js";
 import { Connection } from "./conn.js";
-import { announce, h, toast } from "./dom.js";
+import { announce, h, listen, patch, toast } from "./dom.js";
 import { has, language, t } from "./i18n.js";
 import { optionFields, optionLabel } from "./options.js";
 import { fly, Picker } from "./play.js";
@@ -221,7 +221,6 @@ export function openRoom(code, outer, watch = false) {
 
   // --- drawing -------------------------------------------------------------------
   function draw() {
-    if (picker.dragging) return;
     const scrollY = window.scrollY;
     const focusedId = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.id : null;
     const focusedKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
@@ -238,9 +237,10 @@ export function openRoom(code, outer, watch = false) {
     // page: that is not the user leaving it, and the lobby ignores it (see optionForm).
     const fresh = page();
     ctx.redrawing = true;
-    try { root.replaceChildren(fresh); } finally { ctx.redrawing = false; }
+    try { patch(root, fresh); } finally { ctx.redrawing = false; }
     document.body.dataset.version = conn && conn.version !== null ? String(conn.version) : "";
     document.body.dataset.page = ctx.view ? "table" : ctx.room ? "lobby" : "room";
+    document.body.dataset.draws = String(Number(document.body.dataset.draws || 0) + 1); // tests wait on it
     board = root.querySelector(".board");
     if (board) {
       for (const el of board.querySelectorAll("[data-id]")) {
@@ -310,10 +310,10 @@ export function openRoom(code, outer, watch = false) {
       isHost() ? optionForm(room) : optionList(room));
     if (ctx.seat === null && free.length) {
       const input = h("input", {
-        id: "join-name", required: true, maxlength: 40, value: ctx.joinName ?? playerName(), autocomplete: "nickname",
-        dataset: { key: "join-name" }, oninput: () => { ctx.joinName = input.value; },
+        id: "join-name", required: true, maxlength: window.cardtable.limits.name, value: ctx.joinName ?? playerName(), autocomplete: "nickname",
+        dataset: { key: "join-name" }, oninput: (e) => { ctx.joinName = e.currentTarget.value; },
       });
-      box.append(h("form", { class: "joinform", onsubmit: (e) => { e.preventDefault(); join(input.value); } },
+      box.append(h("form", { class: "joinform", onsubmit: (e) => { e.preventDefault(); join(e.currentTarget.elements["join-name"].value); } },
         h("label", { for: "join-name" }, t("web.home.your_name")), input,
         h("button", { type: "submit", class: "primary", id: "join" }, t("web.lobby.join"))));
     } else if (ctx.seat === null) {
@@ -413,9 +413,10 @@ export function openRoom(code, outer, watch = false) {
       h("option", { value: "human", selected: s.kind === "human" }, t("web.home.human")),
       (window.cardtable.bots[ctx.room.game] || []).map((bot) =>
         h("option", { value: bot, selected: s.kind === "bot" && s.bot === bot }, t(`web.bot.${bot}`))));
-    select.addEventListener("change", () => {
+    listen(select, "change", (e) => {
+      const chosen = e.currentTarget.value;
       const seats = ctx.room.seats.map((seat, i) => {
-        const value = i === index ? select.value : seat.kind === "bot" ? seat.bot : "human";
+        const value = i === index ? chosen : seat.kind === "bot" ? seat.bot : "human";
         return value === "human" ? { kind: "human" } : { kind: "bot", bot: value };
       });
       conn.send({ type: "configure", host_token: ctx.mine.host_token, seats });
@@ -455,7 +456,7 @@ export function openRoom(code, outer, watch = false) {
     if (myTurn && movesTable) {
       actions = game.legalActions(view).map((code) => ({ code, ...game.actionFor(movesTable[gameName][code], me, view) }));
     }
-    picker.set(actions, game.preferred(view));
+    picker.set(actions, game.preferred(view), ctx.pending);
     const presence = (seat) => {
       const s = ctx.room.seats[seat];
       if (!s || s.kind === "bot") return null;
@@ -473,7 +474,7 @@ export function openRoom(code, outer, watch = false) {
     else banner = t("web.table.turn_of", { name: name(turn) });
     const hint = myTurn && ctx.hint && ctx.hint.version === conn.version && ctx.hint.moves.length ? ctx.hint.moves[0] : null;
     if (hint) {
-      const value = ctx.hint.measure === "win_chance" ? Math.round(100 * hint.value) : hint.value.toFixed(1);
+      const value = ctx.hint.measure === "win_chance" ? Math.round(100 * hint.value) : hint.value; // t() writes it the language's way
       banner = t(ctx.hint.measure === "win_chance" ? "web.table.hint_skipbo" : "web.table.hint_skyjo", { value });
     }
     const turnbar = h("div", { class: `turnbar${turn === me && !over ? " mine" : ""}`, role: "status", "aria-live": "polite", id: "turnbar" },
@@ -484,6 +485,7 @@ export function openRoom(code, outer, watch = false) {
         onclick: askHint,
       }, ctx.hinting ? t("web.table.hint_thinking") : t("web.table.hint")) : null);
     const boardEl = game.render(view, rctx);
+    if (ctx.pending) boardEl.classList.add("waiting");
     picker.decorate(boardEl);
     if (hint) {
       // Light up where the suggested move starts and ends (the server sent its JSON form).
@@ -549,8 +551,9 @@ export function openRoom(code, outer, watch = false) {
     const worst = review.worst.map((n) => byNumber.get(n)).filter(Boolean);
     const items = worst.map((m) => h("li", { class: "reviewed" },
       h("div", { class: "played" }, t("web.review.move", { number: m.number, move: moveText(gameName, m.played_move) })),
-      h("div", { class: "cost" }, t(winChance ? "web.review.cost_skipbo" : "web.review.cost_skyjo",
-        { cost: number.format(winChance ? 100 * m.cost : m.cost) })),
+      h("div", { class: "cost" }, winChance
+        ? t("web.review.cost_skipbo", { cost: number.format(100 * m.cost) })
+        : t("web.review.cost_skyjo", { count: m.cost })),
       h("div", { class: "better" }, t("web.review.better", { move: moveText(gameName, m.best_move) })),
       h("div", { class: "why muted", dataset: { parts: JSON.stringify(m.reason_parts || []) } },
         ...reasonSentence("web.review.reason", m.reason_parts, m.reason))));

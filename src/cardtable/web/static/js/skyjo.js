@@ -163,7 +163,7 @@ export function renderRoundSummary(summary, ctx) {
       h("h3", {}, ctx.name(seat), closer ? h("span", { class: "badge" }, t("web.skyjo.closer")) : null),
       gridElement(seat, summary.grids[seat], summary.status[seat], { name: ctx.name(seat) }),
       h("p", { class: "pts" },
-        t("web.score.round_points", { points }),
+        t("web.score.round_points", { count: points }),
         closer && summary.doubled ? h("strong", { class: "doubled" }, " ", t("web.skyjo.doubled")) : null,
         " · ", t("web.score.total_is", { total: summary.totals[seat] }))));
   });
