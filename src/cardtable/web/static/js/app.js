@@ -1,6 +1,6 @@
 // The single-page app: hash routes for home, room (lobby and table), replay and rules.
 import { api, playerName, rememberName, rememberSeat } from "./api.js";
-import { h, listen, patch, retranslateToast, toast } from "./dom.js";
+import { h, listen, patch, retranslateToast, toast, unpressed } from "./dom.js";
 import { has, language, loadLanguage, missingKeys, preferredLanguage, t } from "./i18n.js";
 import { optionFields } from "./options.js";
 import { errorText, openRoom, seatName } from "./room.js";
@@ -46,7 +46,7 @@ async function renderHome() {
   if (!homeState.values[game]) homeState.values[game] = Object.fromEntries(info.options.map((o) => [o.name, o.default]));
   if (!homeState.seats[game]) homeState.seats[game] = [];
   const values = homeState.values[game];
-  const players = Math.max(2, Math.min(Number(values.players) || 2, info.options.find((o) => o.name === "players").max));
+  const players = playerCount(info);
   const seatKinds = homeState.seats[game];
   const nameInput = h("input", { id: "your-name", required: true, maxlength: window.cardtable.limits.name, value: playerName(), autocomplete: "nickname", oninput: (e) => rememberName(e.target.value) });
   const seatList = h("ol", { class: "seats" }, h("li", { class: "seat me" }, h("span", { class: "seatname" }, t("web.home.seat_you"))));
@@ -64,12 +64,12 @@ async function renderHome() {
         onchange: () => { homeState.game = g.game; localStorage.setItem("cardtable.game", g.game); renderHome(); } }),
       h("strong", {}, g.title),
       h("span", { class: "muted" }, t(`web.home.about_${g.game}`)))));
-  const form = h("form", { class: "panel create", id: "create-form", onsubmit: (e) => { e.preventDefault(); create(info, e.currentTarget.elements["your-name"].value, players); } },
+  const form = h("form", { class: "panel create", id: "create-form", onsubmit: (e) => { e.preventDefault(); create(info, e.currentTarget.elements["your-name"].value); } },
     h("h2", {}, t("web.home.create")),
     picker,
     h("label", { for: "your-name", class: "num" }, h("span", {}, t("web.home.your_name")), nameInput),
     h("fieldset", {}, h("legend", {}, t("web.home.options")), optionFields(info, values, {
-      onValue: (option, value) => { values[option] = value; if (option === "players") renderHome(); },
+      onValue: (option, value) => { values[option] = value; if (option === "players") unpressed(renderHome); },
     })),
     h("fieldset", {}, h("legend", {}, t("web.home.seats")), seatList),
     h("p", {}, h("button", { type: "submit", class: "primary big", id: "create" }, t("web.home.create_button"))));
@@ -96,7 +96,16 @@ async function renderHome() {
   document.body.dataset.page = "home";
 }
 
-async function create(info, rawName, players) {
+// The player count chosen, within the game's range.
+function playerCount(info) {
+  const chosen = Number(homeState.values[info.game].players) || 2;
+  return Math.max(2, Math.min(chosen, info.options.find((o) => o.name === "players").max));
+}
+
+// Read from the home page's state, not from the form as last drawn: a change of the
+// player count made by this very click is drawn only after it.
+async function create(info, rawName) {
+  const players = playerCount(info);
   const name = rawName.trim();
   if (!name) { toast(() => t("web.error.bad_name")); return; }
   rememberName(name);

@@ -66,6 +66,31 @@ export function patch(root, fresh) {
   });
 }
 
+// While a pointer is pressed, a form is not redrawn: a field that loses the focus to
+// the press changes the form (one more seat), which would move the button being
+// clicked from under the pointer before its release, and the click would be lost.
+let pressed = false;
+const afterRelease = new Set();
+document.addEventListener("pointerdown", () => { pressed = true; }, true);
+function released() {
+  pressed = false;
+  const waiting = [...afterRelease];
+  afterRelease.clear();
+  setTimeout(() => { for (const fn of waiting) fn(); }, 0); // after the click it makes
+}
+document.addEventListener("pointerup", released, true);
+document.addEventListener("pointercancel", released, true);
+
+export function isPressed() {
+  return pressed;
+}
+
+// Run `fn` now, or once the pointer is released if it is pressed (and then only once).
+export function unpressed(fn) {
+  if (pressed) afterRelease.add(fn);
+  else fn();
+}
+
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs || {})) {

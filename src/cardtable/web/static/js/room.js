@@ -1,7 +1,7 @@
 // A room: the lobby before the start, the table while playing, the summaries after.
 import { api, forgetSeat, playerName, rememberName, rememberSeat, seatFor } from "./api.js";
 import { Connection } from "./conn.js";
-import { announce, h, listen, patch, toast } from "./dom.js";
+import { announce, h, isPressed, listen, patch, toast, unpressed } from "./dom.js";
 import { has, language, t } from "./i18n.js";
 import { optionFields, optionLabel } from "./options.js";
 import { fly, Picker } from "./play.js";
@@ -221,6 +221,8 @@ export function openRoom(code, outer, watch = false) {
 
   // --- drawing -------------------------------------------------------------------
   function draw() {
+    // The lobby waits for a press to end (see unpressed); the table never waits (a drag).
+    if (!ctx.view && isPressed()) { unpressed(draw); return; }
     const scrollY = window.scrollY;
     const focusedId = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.id : null;
     const focusedKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
