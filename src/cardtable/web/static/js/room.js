@@ -4,6 +4,7 @@ import { Connection } from "./conn.js";
 import { announce, h, isPressed, listen, patch, toast, unpressed } from "./dom.js";
 import { has, language, t } from "./i18n.js";
 import { optionFields, optionLabel } from "./options.js";
+import { attachKeys, landFocus } from "./keys.js";
 import { fly, Picker } from "./play.js";
 import * as skipbo from "./skipbo.js";
 import * as skyjo from "./skyjo.js";
@@ -61,6 +62,8 @@ export function openRoom(code, outer, watch = false) {
     gone: null,
     hint: null,
     hinting: false,
+    help: false, // the list of keyboard shortcuts is open
+    finalClosed: false, // the final scores were closed to look at the table
     review: null,
     reviewing: false,
     drafts: {}, // lobby, host: option name -> what is typed but not yet accepted by the server
@@ -75,8 +78,9 @@ export function openRoom(code, outer, watch = false) {
     if (!ok) { ctx.pending = false; toast(() => t("web.net.offline")); }
     draw();
   });
-  picker.onChange = () => { if (board) picker.decorate(board); };
+  picker.onChange = () => { if (board) { picker.decorate(board); landFocus(board, picker); } };
   let board = null;
+  let shownDialog = null; // the summary dialog at the last drawing
   let conn = null;
   let movesTable = null;
 
@@ -131,7 +135,7 @@ export function openRoom(code, outer, watch = false) {
         ctx.gameNo = m.game_no;
         ctx.view = m.view;
         ctx.pending = false;
-        if (fresh) { ctx.log = []; ctx.summary = null; ctx.review = null; ctx.reviewing = false; }
+        if (fresh) { ctx.log = []; ctx.summary = null; ctx.review = null; ctx.reviewing = false; ctx.finalClosed = false; }
         if (ctx.view && !ctx.log.length) fetchLog();
         break;
       }
@@ -194,6 +198,7 @@ export function openRoom(code, outer, watch = false) {
       ctx.review = null;
       ctx.reviewing = false;
       ctx.dismissed = false;
+      ctx.finalClosed = false;
       if (ctx.room) ctx.room.status = "playing";
       announce(t("web.table.started"));
       return;
@@ -261,6 +266,14 @@ export function openRoom(code, outer, watch = false) {
       if (caret && again.value === caret.value) again.setSelectionRange(caret.start, caret.end, caret.direction);
     }
     window.scrollTo(0, scrollY);
+    // A dialog that has just opened takes the focus (its first button: continue, rematch).
+    const dialog = root.querySelector("#summary");
+    if (dialog && !shownDialog) {
+      const first = dialog.querySelector(".continue, #rematch, button");
+      if (first) first.focus();
+    }
+    shownDialog = dialog;
+    if (board && !ctx.help && !dialog) landFocus(board, picker);
   }
 
   // Where the caret is in a focused text field, so a redraw puts it back (a message that
@@ -485,7 +498,10 @@ export function openRoom(code, outer, watch = false) {
       myTurn ? h("button", {
         type: "button", id: "hint", class: "hintbutton", disabled: ctx.hinting, title: t("web.table.hint_title"),
         onclick: askHint,
-      }, ctx.hinting ? t("web.table.hint_thinking") : t("web.table.hint")) : null);
+      }, ctx.hinting ? t("web.table.hint_thinking") : t("web.table.hint")) : null,
+      over && ctx.finalClosed ? h("button", { type: "button", id: "show-scores", onclick: () => { ctx.finalClosed = false; draw(); } }, t("web.summary.show")) : null,
+      h("button", { type: "button", id: "keys-help", class: "keysbutton", "aria-label": t("web.keys.title"), title: t("web.keys.title"),
+        onclick: openHelp }, "?"));
     const boardEl = game.render(view, rctx);
     if (ctx.pending) boardEl.classList.add("waiting");
     picker.decorate(boardEl);
@@ -509,9 +525,38 @@ export function openRoom(code, outer, watch = false) {
         " ",
         h("a", { href: "#/", class: "button" }, t("web.nav.leave"))));
     const out = h("section", { class: `tablepage ${gameName}${online ? "" : " disconnected"}` }, turnbar, h("div", { class: "tablewrap" }, boardEl, side));
-    const dialog = summaryDialog(view, game);
+    const dialog = ctx.help ? helpDialog() : summaryDialog(view, game);
     if (dialog) out.append(dialog);
     return out;
+  }
+
+  // The keyboard shortcuts ("?" opens it, Escape or its button closes it).
+  function helpDialog() {
+    const row = (keys, what) => h("tr", {}, h("th", { scope: "row" }, keys.map((k) => h("kbd", {}, k))), h("td", {}, t(what)));
+    return h("div", { class: "overlay" },
+      h("div", { class: "dialog keyshelp", role: "dialog", "aria-modal": "true", "aria-labelledby": "keys-title", id: "keys-dialog" },
+        h("h2", { id: "keys-title" }, t("web.keys.title")),
+        h("table", { class: "keys" }, h("tbody", {},
+          row(["←", "→", "↑", "↓"], "web.keys.arrows"),
+          row([t("web.keys.enter"), t("web.keys.space")], "web.keys.select"),
+          row([t("web.keys.escape")], "web.keys.cancel"),
+          row([t("web.keys.tab")], "web.keys.tab_help"),
+          row(["?"], "web.keys.help"))),
+        h("p", { class: "dialogbuttons" }, h("button", { type: "button", class: "primary", id: "keys-close", onclick: closeHelp }, t("web.keys.close")))));
+  }
+
+  function openHelp() {
+    ctx.help = true;
+    draw();
+    const close = document.getElementById("keys-close");
+    if (close) close.focus();
+  }
+
+  function closeHelp() {
+    ctx.help = false;
+    draw();
+    const opener = document.getElementById("keys-help");
+    if (opener) opener.focus();
   }
 
   function askHint() {
@@ -581,6 +626,7 @@ export function openRoom(code, outer, watch = false) {
     const over = view.result !== null;
     const summary = ctx.summary;
     if (!over && (!summary || ctx.dismissed)) return null;
+    if (over && ctx.finalClosed) return null;
     if (!over && summary.game === "skipbo" && !view.rules.rounds) return null;
     const title = over ? t("web.summary.match_title") : t("web.summary.round_title", { round: summary.round });
     const body = [];
@@ -625,7 +671,8 @@ export function openRoom(code, outer, watch = false) {
         buttons.append(h("span", { class: "muted" }, t("web.summary.rematch_wait")));
       }
       buttons.append(" ", h("a", { class: "button", href: `#/replay/${code}/${ctx.gameNo}`, id: "replay" }, t("web.replay.open")),
-        " ", h("a", { class: "button", href: "#/" }, t("web.nav.new_table")));
+        " ", h("a", { class: "button", href: "#/" }, t("web.nav.new_table")),
+        " ", h("button", { type: "button", id: "summary-close", onclick: () => { ctx.finalClosed = true; draw(); } }, t("web.summary.close")));
     } else {
       buttons.append(h("button", { type: "button", class: "primary continue", onclick: () => { ctx.dismissed = true; draw(); } }, t("web.summary.continue")));
     }
@@ -635,6 +682,14 @@ export function openRoom(code, outer, watch = false) {
   }
 
   picker.attach(root);
+  attachKeys(root, {
+    help: () => { if (!ctx.view) return; if (ctx.help) closeHelp(); else openHelp(); },
+    escape: () => {
+      if (ctx.help) closeHelp();
+      else if (ctx.view && ctx.view.result !== null && !ctx.finalClosed) { ctx.finalClosed = true; draw(); }
+      else if (picker.selected) { picker.selected = null; picker.onChange(); }
+    },
+  });
   connect();
   return {
     close() { if (conn) conn.close(); },
