@@ -5,6 +5,7 @@ import { announce, h, isPressed, listen, patch, toast, unpressed } from "./dom.j
 import { has, language, t } from "./i18n.js";
 import { optionFields, optionLabel } from "./options.js";
 import { attachKeys, landFocus } from "./keys.js";
+import { fitBoard } from "./layout.js";
 import { fly, Picker } from "./play.js";
 import * as skipbo from "./skipbo.js";
 import * as skyjo from "./skyjo.js";
@@ -250,6 +251,7 @@ export function openRoom(code, outer, watch = false) {
     document.body.dataset.draws = String(Number(document.body.dataset.draws || 0) + 1); // tests wait on it
     board = root.querySelector(".board");
     if (board) {
+      fitBoard(board);
       for (const el of board.querySelectorAll("[data-id]")) {
         if (faces.has(el.dataset.id) && faces.get(el.dataset.id) !== el.dataset.face) el.classList.add("changed");
       }

@@ -5,6 +5,9 @@ import { t } from "./i18n.js";
 
 export const game = "skipbo";
 
+// The most cards a discard pile shows fanned out (its label names them all).
+const FAN_MAX = 6;
+
 export function current(view) {
   return view.current;
 }
@@ -64,10 +67,13 @@ function discardPile(view, seat, index, ctx, interactive) {
     role: interactive ? null : "img",
     "aria-label": label,
     dataset: { id: `disc:${seat}:${index}`, face: names.join(",") },
-    style: `--n:${Math.max(cards.length, 1)}`,
+    style: `--n:${Math.max(Math.min(cards.length, FAN_MAX), 1)}`,
   });
   if (!cards.length) fan.append(emptyFace());
-  cards.forEach((card) => fan.append(h("span", { class: "fancard" }, skipboFace(card))));
+  // A bounded fan: the last cards only, and how many lie under them.
+  const hidden = Math.max(0, cards.length - FAN_MAX);
+  if (hidden) fan.append(h("span", { class: "fanmore", "aria-hidden": "true" }, `+${hidden}`));
+  cards.slice(hidden).forEach((card) => fan.append(h("span", { class: "fancard" }, skipboFace(card))));
   return fan;
 }
 
