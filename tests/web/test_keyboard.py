@@ -61,12 +61,14 @@ def test_a_whole_skipbo_game_by_keyboard_with_the_arrows_and_the_help(server, br
     page.wait_for_selector(".src-legal", timeout=TIMEOUT)
     page.wait_for_function(FOCUSED_LEGAL, timeout=TIMEOUT)
     # The arrows move between cards by where they are: Right then Left comes back.
-    first = page.evaluate("document.activeElement.dataset.id")
+    page.evaluate("window.firstFocus = document.activeElement")
     page.keyboard.press("ArrowRight")
-    moved = page.evaluate("document.activeElement.dataset.id")
-    assert moved and moved != first
+    moved = page.evaluate(
+        "[document.activeElement.dataset.id, document.activeElement !== window.firstFocus]"
+    )
+    assert moved[0] and moved[1]
     page.keyboard.press("ArrowLeft")
-    assert page.evaluate("document.activeElement.dataset.id") == first
+    assert page.evaluate("document.activeElement === window.firstFocus")
     # "?" lists the shortcuts; Escape closes the list and gives the focus back.
     page.keyboard.press("?")
     page.wait_for_selector("#keys-dialog", timeout=TIMEOUT)
