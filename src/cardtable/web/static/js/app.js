@@ -2,6 +2,7 @@
 import { api, playerName, rememberName, rememberSeat } from "./api.js";
 import { h, listen, patch, retranslateToast, toast, unpressed } from "./dom.js";
 import { has, language, loadLanguage, missingKeys, preferredLanguage, t } from "./i18n.js";
+import { icon } from "./icons.js";
 import { optionFields } from "./options.js";
 import { errorText, openRoom, seatName } from "./room.js";
 import * as skipbo from "./skipbo.js";
@@ -187,11 +188,11 @@ async function renderReplay(code, number) {
   });
   range.addEventListener("input", () => show(Number(range.value)));
   const controls = h("div", { class: "replaycontrols" },
-    h("button", { type: "button", "aria-label": t("web.replay.first"), onclick: () => show(0) }, "⏮"),
-    h("button", { type: "button", "aria-label": t("web.replay.prev"), id: "replay-prev", onclick: () => show(step - 1) }, "◀"),
+    h("button", { type: "button", "aria-label": t("web.replay.first"), onclick: () => show(0) }, icon("first")),
+    h("button", { type: "button", "aria-label": t("web.replay.prev"), id: "replay-prev", onclick: () => show(step - 1) }, icon("prev")),
     play,
-    h("button", { type: "button", "aria-label": t("web.replay.next"), id: "replay-next", onclick: () => show(step + 1) }, "▶"),
-    h("button", { type: "button", "aria-label": t("web.replay.last"), onclick: () => show(total) }, "⏭"),
+    h("button", { type: "button", "aria-label": t("web.replay.next"), id: "replay-next", onclick: () => show(step + 1) }, icon("next")),
+    h("button", { type: "button", "aria-label": t("web.replay.last"), onclick: () => show(total) }, icon("last")),
     range, counter);
   const result = log.result
     ? h("p", {}, log.result.winners.length ? t("web.summary.winners", { names: log.result.winners.map(name).join(", ") }) : t("web.summary.no_winner"))

@@ -5,6 +5,7 @@ import { announce, h, isPressed, listen, patch, toast, unpressed } from "./dom.j
 import { has, language, t } from "./i18n.js";
 import { optionFields, optionLabel } from "./options.js";
 import { attachKeys, landFocus } from "./keys.js";
+import { icon } from "./icons.js";
 import { fitBoard } from "./layout.js";
 import { fly, Picker } from "./play.js";
 import * as skipbo from "./skipbo.js";
@@ -478,7 +479,7 @@ export function openRoom(code, outer, watch = false) {
       const s = ctx.room.seats[seat];
       if (!s || s.kind === "bot") return null;
       if (s.away) return h("span", { class: "away", title: t("web.table.away") }, " ", t("web.table.away_short"));
-      return s.connected ? null : h("span", { class: "offline", title: t("web.lobby.offline") }, " ⦸");
+      return s.connected ? null : h("span", { class: "offline", title: t("web.lobby.offline") }, " ", icon("offline"), h("span", { class: "sr-only" }, t("web.lobby.offline")));
     };
     const rctx = {
       me, name, presence, interactive: !over && me !== null,
@@ -621,7 +622,7 @@ export function openRoom(code, outer, watch = false) {
     return h("table", { class: "scores compact", "aria-label": t("web.score.title") },
       h("thead", {}, h("tr", {}, h("th", {}, t("web.score.player")), showTotals ? h("th", {}, t("web.score.total")) : null)),
       h("tbody", {}, totals.map((total, seat) => h("tr", { class: seat === turn ? "turn" : "" },
-        h("th", { scope: "row" }, seat === turn ? "▶ " : "", name(seat)), showTotals ? h("td", {}, String(total)) : null))));
+        h("th", { scope: "row" }, seat === turn ? [icon("turn", "turnmark"), " "] : "", name(seat)), showTotals ? h("td", {}, String(total)) : null))));
   }
 
   function summaryDialog(view, game) {
@@ -643,7 +644,7 @@ export function openRoom(code, outer, watch = false) {
       body.push(h("table", { class: "scores final" },
         h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("web.score.player")), h("th", {}, t(lowWins ? "web.score.total" : "web.score.points")))),
         h("tbody", {}, ranking.map((r, i) => h("tr", { class: result.winners.includes(r.seat) ? "winner" : "" },
-          h("td", {}, String(i + 1)), h("th", { scope: "row" }, result.winners.includes(r.seat) ? "★ " : "", name(r.seat)), h("td", {}, String(r.score)))))));
+          h("td", {}, String(i + 1)), h("th", { scope: "row" }, result.winners.includes(r.seat) ? [icon("star", "winstar"), " "] : "", name(r.seat)), h("td", {}, String(r.score)))))));
     }
     if (summary && summary.game === "skyjo") {
       if (over) body.push(h("h3", {}, t("web.summary.round_title", { round: summary.round })));

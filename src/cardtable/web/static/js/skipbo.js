@@ -1,6 +1,7 @@
 // The Skip-Bo table: own hand, stocks, every discard pile in full, the building piles.
 import { backFace, emptyFace, skipboFace, skipboName } from "./cards.js";
 import { h } from "./dom.js";
+import { icon } from "./icons.js";
 import { t } from "./i18n.js";
 
 export const game = "skipbo";
@@ -100,10 +101,10 @@ function playerPanel(view, seat, ctx, opts = {}) {
     dataset: { seat: String(seat) },
   },
   h("header", {},
-    h("span", { class: "who" }, turn ? h("span", { class: "turnmark", "aria-hidden": "true" }, "▶ ") : null, ctx.name(seat), ctx.presence(seat)),
+    h("span", { class: "who" }, turn ? [icon("turn", "turnmark"), " "] : null, ctx.name(seat), ctx.presence(seat)),
     h("span", { class: "nums" },
       mine ? null : h("span", { class: "handcount", "data-id": `handof:${seat}`, "aria-label": t("web.skipbo.hand_size", { count: p.hand_size }) },
-        "🂠 ", String(p.hand_size)),
+        icon("cards"), " ", String(p.hand_size)),
       view.rules.rounds ? h("span", { class: "score" }, " · ", t("web.score.points_short", { points: p.score })) : null)),
   h("div", { class: "row" }, stockPile(view, seat, ctx, interactive), discards));
   return panel;
