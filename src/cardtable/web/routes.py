@@ -29,8 +29,18 @@ STATIC = Path(str(resources.files(__package__).joinpath("static")))
 NO_CACHE = {"Cache-Control": REVALIDATE}
 ASSET_VERSION = asset_version(STATIC)
 ASSETS = f"/static/v/{ASSET_VERSION}/"
-# The page names its style sheet, module and icon under the versioned prefix.
-PAGE = (STATIC / "index.html").read_text(encoding="utf-8").replace('"/static/', f'"{ASSETS}')
+# The page names its style sheet, module and icon under the versioned prefix, and asks
+# for every module at once (modulepreload) rather than one import level at a time.
+PRELOADS = "".join(
+    f'<link rel="modulepreload" href="{ASSETS}{path.relative_to(STATIC).as_posix()}">\n'
+    for path in sorted(STATIC.rglob("*.js"))
+)
+PAGE = (
+    (STATIC / "index.html")
+    .read_text(encoding="utf-8")
+    .replace('"/static/', f'"{ASSETS}')
+    .replace("</head>", PRELOADS + "</head>")
+)
 
 
 async def page(request: Request) -> Response:

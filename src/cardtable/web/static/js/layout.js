@@ -18,7 +18,8 @@ function fitsAt(board, scale) {
 
 // What the fit depends on besides the cards' content: the window, the game, the seats.
 function shapeOf(board) {
-  return [window.innerWidth, window.innerHeight, board.className, board.querySelectorAll("[data-seat]").length].join("|");
+  const game = board.classList.contains("skyjo-board") ? "skyjo" : "skipbo";
+  return [window.innerWidth, window.innerHeight, game, board.querySelectorAll("[data-seat]").length].join("|");
 }
 
 function boundSide(board) {
@@ -35,10 +36,12 @@ export function fitBoard(board) {
   if (!board) return;
   boundSide(board);
   const key = shapeOf(board);
-  if (current && current.board === board && current.key === key && fitsAt(board, current.scale)) return;
+  const same = current && current.board === board && current.key === key;
+  if (same && fitsAt(board, current.scale)) return;
+  // Same shape, more content: only a smaller scale can fit.
   let low = MIN;
-  let high = MAX;
-  if (fitsAt(board, MAX)) low = MAX;
+  let high = same ? current.scale : MAX;
+  if (!same && fitsAt(board, MAX)) low = MAX;
   else {
     for (let i = 0; i < STEPS; i++) {
       const mid = (low + high) / 2;
