@@ -45,7 +45,13 @@ def test_a_whole_skyjo_game_by_keyboard(server, browser, shots):
     create_table(page, "skyjo", "Alice", {"players": 2, "end_score": 20}, ["greedy"])
     start(page)
     page.wait_for_selector(".tgt-legal", timeout=TIMEOUT)
+    # The tab says it is this player's turn: its title and a dot on its icon.
+    icon = "document.querySelector('link[rel=icon]').href"
+    assert page.title().startswith("● Your turn · ")
+    assert page.evaluate(icon).endswith("/favicon-turn.svg")
     presses, moves = play_by_keyboard(page)
+    assert not page.title().startswith("●")
+    assert page.evaluate(icon).endswith("/favicon.svg")
     assert moves >= 6
     # Setting up, drawing and placing: the focus is already where the move is made.
     assert presses <= 1.5 * moves + 10, (presses, moves)

@@ -13,6 +13,18 @@ import * as skyjo from "./skyjo.js";
 import { describe, lineText, moveText, reasonText, refusalText } from "./words.js";
 
 const GAMES = { skipbo, skyjo };
+
+// The tab says whose turn it is: "your turn" in its title and a dot on its icon, for a
+// player whose tab is in the background.
+function showTurn(mine) {
+  const base = document.title.replace(/^● [^·]*· /, "");
+  document.title = mine ? `● ${t("web.table.your_turn")} · ${base}` : base;
+  const link = document.querySelector("link[rel=icon]");
+  if (link) {
+    const want = mine ? "favicon-turn.svg" : "favicon.svg";
+    if (!link.href.endsWith(want)) link.href = link.href.replace(/favicon(-turn)?\.svg$/, want);
+  }
+}
 const LOG_LIMIT = 300;
 
 export function seatName(room, seat, me) {
@@ -249,6 +261,7 @@ export function openRoom(code, outer, watch = false) {
     try { patch(root, fresh); } finally { ctx.redrawing = false; }
     document.body.dataset.version = conn && conn.version !== null ? String(conn.version) : "";
     document.body.dataset.page = ctx.view ? "table" : ctx.room ? "lobby" : "room";
+    showTurn(Boolean(ctx.view && ctx.view.result === null && ctx.seat !== null && GAMES[ctx.room.game].current(ctx.view) === ctx.seat));
     document.body.dataset.draws = String(Number(document.body.dataset.draws || 0) + 1); // tests wait on it
     board = root.querySelector(".board");
     if (board) {
@@ -695,7 +708,7 @@ export function openRoom(code, outer, watch = false) {
   });
   connect();
   return {
-    close() { if (conn) conn.close(); },
+    close() { showTurn(false); if (conn) conn.close(); },
     redraw: draw,
   };
 }
