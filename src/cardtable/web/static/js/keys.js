@@ -33,6 +33,15 @@ export function nearest(from, candidates, [dx, dy]) {
   return best;
 }
 
+// Focus without the browser's own scroll, which would bring the card just under the
+// sticky turn bar, and so cover the piles at the top of the board on a phone; scroll
+// only when the card is off screen (the cards' scroll margin keeps it below the bar).
+function focusInView(el) {
+  el.focus({ preventScroll: true });
+  const r = el.getBoundingClientRect();
+  if (r.top < 0 || r.bottom > window.innerHeight) el.scrollIntoView({ block: "nearest" });
+}
+
 function focusable(board) {
   return [...board.querySelectorAll("button[data-id]")].filter((el) => !el.disabled && el.getClientRects().length);
 }
@@ -49,7 +58,7 @@ export function landFocus(board, picker) {
   if (!lost && wanted.some((c) => active.classList.contains(c))) return;
   for (const c of wanted) {
     const el = board.querySelector(`button.${c}[data-id]`);
-    if (el) { el.focus(); return; }
+    if (el) { focusInView(el); return; }
   }
 }
 
@@ -65,7 +74,7 @@ export function attachKeys(root, { help, escape }) {
     const board = root.querySelector(".board");
     if (!step || typing || !board || !board.contains(event.target)) return;
     const next = nearest(event.target, focusable(board), step);
-    if (next) next.focus();
+    if (next) focusInView(next);
     event.preventDefault();
   });
 }
