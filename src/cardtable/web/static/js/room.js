@@ -2,7 +2,7 @@
 import { api, forgetSeat, playerName, rememberName, rememberSeat, seatFor } from "./api.js";
 import { Connection } from "./conn.js";
 import { announce, h, isPressed, listen, patch, toast, unpressed } from "./dom.js";
-import { has, language, t } from "./i18n.js";
+import { formatNumber, has, language, t } from "./i18n.js";
 import { optionFields, optionLabel } from "./options.js";
 import { attachKeys, landFocus } from "./keys.js";
 import { icon } from "./icons.js";
@@ -628,14 +628,21 @@ export function openRoom(code, outer, watch = false) {
       h("p", { class: "muted small" }, t("web.review.note")));
   }
 
+  // The score panel: every finished round's points (the last ROUNDS_SHOWN of them; the
+  // table scrolls sideways for more), then the running total.
   function scores(view, game) {
     const totals = game === skyjo ? view.totals : view.players.map((p) => p.score);
     const showTotals = game === skyjo || view.rules.rounds;
+    const rounds = showTotals ? (view.rounds || []) : [];
     const turn = game.current(view);
-    return h("table", { class: "scores compact", "aria-label": t("web.score.title") },
-      h("thead", {}, h("tr", {}, h("th", {}, t("web.score.player")), showTotals ? h("th", {}, t("web.score.total")) : null)),
+    const roundHead = (r, i) => h("th", { scope: "col", title: t("web.table.round", { round: i + 1 }) }, t("web.score.round_short", { round: i + 1 }));
+    return h("div", { class: "scorepanel" }, h("table", { class: "scores compact", id: "score-panel", "aria-label": t("web.score.title") },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("web.score.player")), rounds.map(roundHead),
+        showTotals ? h("th", { scope: "col" }, t("web.score.total")) : null)),
       h("tbody", {}, totals.map((total, seat) => h("tr", { class: seat === turn ? "turn" : "" },
-        h("th", { scope: "row" }, seat === turn ? [icon("turn", "turnmark"), " "] : "", name(seat)), showTotals ? h("td", {}, String(total)) : null))));
+        h("th", { scope: "row" }, seat === turn ? [icon("turn", "turnmark"), " "] : "", name(seat)),
+        rounds.map((r) => h("td", { class: (r.winners || []).includes(seat) ? "roundwin" : "" }, formatNumber(r.points[seat]))),
+        showTotals ? h("td", { class: "total" }, formatNumber(total)) : null)))));
   }
 
   function summaryDialog(view, game) {
