@@ -60,7 +60,7 @@ def outside(page: Any, selector: str) -> list[str]:
         """els => els.filter(e => {
           const r = e.getBoundingClientRect();
           return r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight;
-        }).map(e => e.dataset.seat || e.className)""",
+        }).map(e => `${e.dataset.seat || e.className} ${e.getBoundingClientRect().top}`)""",
     )
     return found
 

@@ -95,6 +95,7 @@ export function openRoom(code, outer, watch = false) {
   picker.onChange = () => { if (board) { picker.decorate(board); landFocus(board, picker); } };
   let board = null;
   let shownDialog = null; // the summary dialog at the last drawing
+  let drawnPage = null; // "lobby" or "table" at the last drawing
   let conn = null;
   let movesTable = null;
 
@@ -281,7 +282,10 @@ export function openRoom(code, outer, watch = false) {
       again.focus({ preventScroll: true });
       if (caret && again.value === caret.value) again.setSelectionRange(caret.start, caret.end, caret.direction);
     }
-    window.scrollTo(0, scrollY);
+    // The same page keeps its scroll; a new one (the lobby becomes the table) starts at
+    // the top, where the table is laid out to fit.
+    window.scrollTo(0, document.body.dataset.page === drawnPage ? scrollY : 0);
+    drawnPage = document.body.dataset.page;
     // A dialog that has just opened takes the focus (its first button: continue, rematch).
     const dialog = root.querySelector("#summary");
     if (dialog && !shownDialog) {
