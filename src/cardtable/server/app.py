@@ -318,7 +318,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        await table.open()
+        if not table.is_open:  # ``cardtable serve`` opens it before listening (command.py)
+            await table.open()
         try:
             yield
         finally:

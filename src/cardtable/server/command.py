@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import gc
 import logging
 import sys
@@ -35,6 +36,12 @@ def add_serve_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
         type=Path,
         metavar="DIR",
         help=f"data folder for the SQLite file (default {default_data_dir()})",
+    )
+    serve.add_argument(
+        "--migrate",
+        action="store_true",
+        help="upgrade a PostgreSQL schema older than this version's (stop the nodes "
+        "running the old version first); without it such a start is refused",
     )
     serve.add_argument(
         "--bot-pause", type=_seconds, default=0.6, help="seconds a bot waits before moving (0.6)"
@@ -93,6 +100,7 @@ def serve_config(args: argparse.Namespace) -> ServerConfig:
     return ServerConfig(
         data_dir=data,
         db_url=args.db,
+        migrate=args.migrate,
         bot_pause=args.bot_pause,
         grace_seconds=args.grace,
         allowed_origins=tuple(args.allow_origin),
@@ -119,17 +127,41 @@ def run_serve(args: argparse.Namespace) -> None:
     import uvicorn
 
     from .app import create_app
+    from .startup import StartupRefusedError
 
     config = serve_config(args)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     where = config.database_url() if args.db is None else args.db.split("@")[-1]
-    print(f"cardtable table: open http://{args.host}:{args.port}/ (database: {where})", flush=True)
-    sys.stdout.flush()
     # Rooms, states and views are many small long-lived objects, so Python's default
     # collection thresholds run slow full collections often; rarer collections cut
     # the 500-room p99 move latency from about 170 ms to about 70 ms (operations.md).
     gc.set_threshold(50_000, 20, 1_000)
-    uvicorn.run(create_app(config), **uvicorn_options(args, config))
+    app = create_app(config)
+    table = app.state.table
+    server = uvicorn.Server(uvicorn.Config(app, **uvicorn_options(args, config)))
+
+    async def main() -> int:
+        # The database is opened before the server listens, so a refusal (another
+        # server on this SQLite file, a schema of another version) is one clear line
+        # and exit status 1, not a traceback from the ASGI lifespan.
+        try:
+            await table.open()
+        except StartupRefusedError as error:
+            print(f"cardtable serve: refused to start: {error}", file=sys.stderr, flush=True)
+            return 1
+        print(
+            f"cardtable table: open http://{args.host}:{args.port}/ (database: {where})", flush=True
+        )
+        try:
+            await server.serve()  # the app's lifespan closes the table when it stops
+        finally:
+            await table.close()  # unless the server never started (the port was taken)
+        return 0 if server.started else 3
+
+    with asyncio.Runner(loop_factory=server.config.get_loop_factory()) as runner:
+        status = runner.run(main())
+    if status:
+        raise SystemExit(status)
 
 
 def add_loadtest_parser(

@@ -29,6 +29,9 @@ class ServerConfig:
 
     data_dir: Path = dataclasses.field(default_factory=default_data_dir)
     db_url: str | None = None
+    #: Upgrade a PostgreSQL schema older than this version's at start (``--migrate``);
+    #: without it such a start is refused (see :mod:`cardtable.server.schema`).
+    migrate: bool = False
     #: Seconds a bot waits before moving, so people can follow.
     bot_pause: float = 0.6
     #: Bot threads shared by every room.

@@ -2,7 +2,9 @@
 
 SQLite (a file in the data folder, WAL mode) by default, PostgreSQL through a
 ``postgresql+asyncpg://`` URL with the same code. The schema is created and upgraded
-by the Alembic migrations in ``migrations/`` when the server starts.
+by the Alembic migrations in ``migrations/`` when the server starts, or the start is
+refused (see :mod:`cardtable.server.schema`); an SQLite file is locked for one server
+(see :mod:`cardtable.server.datalock`).
 
 Every write is one transaction committed before the caller broadcasts anything, so a
 move that anybody has seen is on disk (a crash of the process loses nothing committed).
@@ -19,14 +21,12 @@ from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
-from alembic import command
-from alembic.config import Config
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from ..core import JSON
-
-MIGRATIONS = Path(__file__).with_name("migrations")
+from .datalock import DataFolderLock
+from .schema import MIGRATIONS, Migration, migrate_or_refuse
 
 metadata = sa.MetaData()
 
@@ -182,13 +182,6 @@ def _write_moves(connection: Connection, batch: list[_MoveWrite]) -> None:
         connection.execute(rooms.update().where(rooms.c.code.in_(ended)).values(status="finished"))
 
 
-def _run_upgrade(connection: Connection) -> None:
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    config.attributes["connection"] = connection
-    command.upgrade(config, "head")
-
-
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
@@ -201,11 +194,26 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 class Storage:
     """The database behind a table server."""
 
-    def __init__(self, url: str, *, writer_thread: bool = True) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        writer_thread: bool = True,
+        migrate: bool = False,
+        migrations: Path = MIGRATIONS,
+    ) -> None:
         """``writer_thread``: with an SQLite file, commit moves from a thread of its own
-        (False runs them through the async engine, as for every other database)."""
+        (False runs them through the async engine, as for every other database).
+        ``migrate``: upgrade a PostgreSQL schema older than this version's (an SQLite
+        file is always upgraded: it has one server). ``migrations``: the Alembic
+        scripts (another folder only in tests)."""
         self.url = url
         self.writer_thread = writer_thread
+        self.migrate = migrate
+        self.migrations = migrations
+        #: What opening did to the schema (None: it was at the head already).
+        self.migration: Migration | None = None
+        self._lock: DataFolderLock | None = None
         self.engine: AsyncEngine | None = None
         self._queued: list[_MoveWrite] = []
         self._writer: asyncio.Task[None] | None = None
@@ -218,22 +226,39 @@ class Storage:
         return self.url.startswith("sqlite")
 
     async def open(self) -> None:
-        """Connect, create the SQLite folder if needed, and migrate the schema to the head."""
-        if self.is_sqlite:
-            path = self.url.split("///", 1)[1] if "///" in self.url else ""
-            if path and path != ":memory:":
-                Path(path).parent.mkdir(parents=True, exist_ok=True)
+        """Lock an SQLite file, connect, and bring the schema to the head.
+
+        Raises :class:`~cardtable.server.startup.StartupRefusedError` (and holds nothing)
+        when another server holds the SQLite file or the schema does not match.
+        """
+        url = sa.engine.make_url(self.url)
+        if self.is_sqlite and url.database not in (None, "", ":memory:"):
+            assert url.database is not None
+            database = Path(url.database)
+            database.parent.mkdir(parents=True, exist_ok=True)
+            self._lock = DataFolderLock(database)
+            self._lock.acquire()
         engine = create_async_engine(self.url)
         if self.is_sqlite:
             sa.event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         self.engine = engine
-        async with engine.begin() as connection:
-            await connection.run_sync(_run_upgrade)
-        url = sa.engine.make_url(self.url)
+        try:
+            async with engine.begin() as connection:
+                self.migration = await connection.run_sync(self._migrate)
+        except BaseException:
+            await self.close()
+            raise
         if self.writer_thread and self.is_sqlite and url.database not in (None, "", ":memory:"):
             self._sync_engine = sa.create_engine(url.set(drivername="sqlite"))
             sa.event.listen(self._sync_engine, "connect", _sqlite_pragmas)
             self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db-writer")
+
+    def _migrate(self, connection: Connection) -> Migration | None:
+        return migrate_or_refuse(
+            connection,
+            allow_upgrade=self.migrate or self.is_sqlite,
+            script_location=self.migrations,
+        )
 
     async def close(self) -> None:
         if self._writer is not None:
@@ -250,6 +275,9 @@ class Storage:
         if self.engine is not None:
             await self.engine.dispose()
             self.engine = None
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     def _engine(self) -> AsyncEngine:
         if self.engine is None:

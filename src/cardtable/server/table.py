@@ -27,19 +27,25 @@ class Table:
 
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
-        self.storage = Storage(config.database_url())
+        self.storage = Storage(config.database_url(), migrate=config.migrate)
         self.bots = BotPool(config.bot_workers, config.review_workers)
         self.rooms: dict[str, Room] = {}
         #: Rooms being created per client address (counted against the limit while the
         #: database insert is under way, so simultaneous requests cannot pass it together).
         self._creating: Counter[str] = Counter()
         self._sweeper: asyncio.Task[None] | None = None
+        self.is_open = False
         #: Post-game reviews being worked out in the bot threads (see ``Room.review``).
         self.reviews_running = 0
 
     async def open(self) -> None:
-        """Migrate the database and restore every unfinished room by replaying its log."""
+        """Migrate the database and restore every unfinished room by replaying its log.
+
+        Raises :class:`~cardtable.server.startup.StartupRefusedError` when this server must
+        not run on the database (see :meth:`Storage.open`).
+        """
         await self.storage.open()
+        self.is_open = True
         for record in await self.storage.load_live_rooms():
             try:
                 game = get_game(record.game)
@@ -55,6 +61,10 @@ class Table:
         self._sweeper = asyncio.create_task(self._sweep_loop())
 
     async def close(self) -> None:
+        """Stop the sweeper and the rooms and close the database (once; again does nothing)."""
+        if not self.is_open:
+            return
+        self.is_open = False
         if self._sweeper is not None:
             self._sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
