@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from cardtable.server.rooms import RoomError
+from cardtable.server.errors import RoomError
 from cardtable.server.table import Table
 
 from .helpers import config

@@ -13,9 +13,11 @@ from ..core import OptionError
 from ..games import get_game
 from .botseats import BotPool
 from .config import ServerConfig
+from .errors import RoomError, option_refused
 from .names import DisplayNameError, clean_name
 from .protocol import SeatSpec
-from .rooms import LOBBY, Room, RoomError, Seat, option_refused, seats_from_specs
+from .rooms import Room
+from .seats import LOBBY, Seat, seats_from_specs
 from .storage import RoomRecord, Storage
 from .tokens import hash_token, new_room_code, new_token
 
