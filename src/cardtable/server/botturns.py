@@ -73,12 +73,32 @@ class BotTurns:
                     return
                 snapshot, version, seed = state.clone(), room.version, room.seed
             assert seed is not None
-            action = await pool.choose(room.game.name, name, snapshot, seed)
+            choice = await pool.choose(room.game.name, name, snapshot, seed)
             async with room.lock:
                 if room.version != version or self.bot_for(seat) is None or room.closed:
                     continue
                 try:
-                    await room.commit_move(seat, action)
+                    await room.commit_move(seat, choice.action)
                 except Exception:
                     log.exception("room %s: bot move failed", room.code)
                     await asyncio.sleep(1.0)
+                    continue
+                room.table.metrics.moves["bot"] += 1
+                if choice.stand_in is not None:
+                    log.warning(
+                        "room %s: bot %s of seat %d failed; %s played its move",
+                        room.code,
+                        name,
+                        seat,
+                        choice.stand_in,
+                    )
+                    room.broadcast_raw(
+                        {
+                            "type": "notice",
+                            "code": "bot_stand_in",
+                            "version": room.version,
+                            "seat": seat,
+                            "bot": name,
+                            "stand_in": choice.stand_in,
+                        }
+                    )

@@ -14,6 +14,16 @@ from ..argtypes import positive_int
 from .config import ServerConfig, default_data_dir
 
 
+def _processes(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
+    return value
+
+
 def _seconds(text: str) -> float:
     value = float(text)
     if not value >= 0:
@@ -45,6 +55,14 @@ def add_serve_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
     )
     serve.add_argument(
         "--bot-pause", type=_seconds, default=0.6, help="seconds a bot waits before moving (0.6)"
+    )
+    serve.add_argument(
+        "--bot-processes",
+        type=_processes,
+        default=None,
+        metavar="N",
+        help="worker processes for bots and hints (default: one per core; 0: threads of "
+        "the server process, for a machine with one core)",
     )
     serve.add_argument(
         "--grace",
@@ -102,6 +120,7 @@ def serve_config(args: argparse.Namespace) -> ServerConfig:
         db_url=args.db,
         migrate=args.migrate,
         bot_pause=args.bot_pause,
+        bot_processes=args.bot_processes,
         grace_seconds=args.grace,
         allowed_origins=tuple(args.allow_origin),
         room_ttl_seconds=args.room_ttl,

@@ -1,6 +1,7 @@
 """The HTTP side of the table server (JSON):
 
 - ``GET /health``: liveness and counts.
+- ``GET /metrics``: Prometheus metrics (see :mod:`.metrics`).
 - ``POST /api/rooms``: create a room; returns its code, links and the host token.
 - ``GET /api/rooms/{code}``: the public room summary.
 - ``POST /api/rooms/{code}/join``: take a seat with a display name; returns the seat token.
@@ -14,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 from starlette.websockets import WebSocket
 
@@ -72,6 +73,7 @@ class RoomsApi:
     def routes(self) -> list[BaseRoute]:
         return [
             Route("/health", self.health),
+            Route("/metrics", self.metrics),
             Route("/api/rooms", self.create_room, methods=["POST"]),
             Route("/api/rooms/{code}", self.room_info),
             Route("/api/rooms/{code}/join", self.join_room, methods=["POST"]),
@@ -95,6 +97,12 @@ class RoomsApi:
                 "rooms": len(rooms),
                 "connections": sum(len(room.connections) for room in rooms.values()),
             }
+        )
+
+    async def metrics(self, request: Request) -> Response:
+        return PlainTextResponse(
+            self.table.metrics.render(self.table),
+            media_type="text/plain; version=0.0.4; charset=utf-8",
         )
 
     async def create_room(self, request: Request) -> Response:

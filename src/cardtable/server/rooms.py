@@ -279,6 +279,7 @@ class Room:
         self, seat: int, token: str, version: int, action: int | None, move: object | None
     ) -> None:
         """A human's move, checked for token, turn and version, then by the engine."""
+        began = time.perf_counter()
         self.check_seat_token(seat, token)
         if (action is None) == (move is None):
             raise RoomError("bad_message", "a move message has either 'action' or 'move'")
@@ -304,6 +305,9 @@ class Room:
                 except ActionCodeError as error:
                     raise RoomError("bad_move", str(error)) from None
             await self.commit_move(seat, action)
+        metrics = self.table.metrics
+        metrics.move_seconds.observe(time.perf_counter() - began)
+        metrics.moves["human"] += 1
 
     async def commit_move(self, seat: int, action: int) -> None:
         """Apply on a copy, commit, then publish. Caller holds the lock."""

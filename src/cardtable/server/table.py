@@ -14,6 +14,7 @@ from ..games import get_game
 from .botseats import BotPool
 from .config import ServerConfig
 from .errors import RoomError, option_refused
+from .metrics import Metrics
 from .names import DisplayNameError, clean_name
 from .protocol import SeatSpec
 from .rooms import Room
@@ -30,8 +31,15 @@ class Table:
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
         self.storage = Storage(config.database_url(), migrate=config.migrate)
-        self.bots = BotPool(config.bot_workers, config.review_workers)
+        self.bots = BotPool(
+            config.bot_processes,
+            config.review_workers,
+            threads=config.bot_workers,
+            move_timeout=config.bot_timeout,
+            review_timeout=config.review_timeout,
+        )
         self.rooms: dict[str, Room] = {}
+        self.metrics = Metrics()
         #: Rooms being created per client address (counted against the limit while the
         #: database insert is under way, so simultaneous requests cannot pass it together).
         self._creating: Counter[str] = Counter()
@@ -48,6 +56,7 @@ class Table:
         """
         await self.storage.open()
         self.is_open = True
+        self.bots.start()
         for record in await self.storage.load_live_rooms():
             try:
                 game = get_game(record.game)
