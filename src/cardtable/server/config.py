@@ -29,6 +29,12 @@ class ServerConfig:
 
     data_dir: Path = dataclasses.field(default_factory=default_data_dir)
     db_url: str | None = None
+    #: This server's name in room leases (None: host name, process id and a random
+    #: suffix, so a restarted process is a new node).
+    node_id: str | None = None
+    #: Seconds a room's lease lasts without renewal; it is renewed every third of it.
+    #: A node that dies holds its rooms that long (see docs/operations.md).
+    lease_seconds: float = 15.0
     #: Upgrade a PostgreSQL schema older than this version's at start (``--migrate``);
     #: without it such a start is refused (see :mod:`cardtable.server.schema`).
     migrate: bool = False

@@ -34,15 +34,22 @@ HTTP_STATUS = {
     "too_many_rooms": 429,
     "not_host": 403,
     "payload_too_large": 413,
+    "room_elsewhere": 503,
 }
+
+
+#: Refusals a client should retry after a moment (``Retry-After``: seconds).
+RETRY_AFTER = {"room_elsewhere": "1"}
 
 
 def error_response(
     code: str, reason: str, status: int | None = None, fields: JSON | None = None
 ) -> JSONResponse:
+    retry = RETRY_AFTER.get(code)
     return JSONResponse(
         {**(fields or {}), "error": code, "reason": reason},
         status_code=status or HTTP_STATUS.get(code, 400),
+        headers=None if retry is None else {"Retry-After": retry},
     )
 
 
@@ -82,12 +89,11 @@ class RoomsApi:
             Route("/api/rooms/{code}/games/{n:int}/steps/{k:int}", self.game_step),
         ]
 
-    def room_or_error(self, code_text: str) -> Room:
+    async def room_or_error(self, code_text: str) -> Room:
         code = normalize_code(code_text)
-        room = None if code is None else self.table.rooms.get(code)
-        if room is None:
+        if code is None:
             raise RoomError("no_room", f"no live room {code_text[:16]!r}")
-        return room
+        return await self.table.find_room(code)
 
     async def health(self, request: Request) -> Response:
         rooms = self.table.rooms
@@ -123,14 +129,14 @@ class RoomsApi:
 
     async def room_info(self, request: Request) -> Response:
         try:
-            room = self.room_or_error(request.path_params["code"])
+            room = await self.room_or_error(request.path_params["code"])
         except RoomError as error:
             return error_response(error.code, error.reason)
         return JSONResponse(room.summary())
 
     async def join_room(self, request: Request) -> Response:
         try:
-            room = self.room_or_error(request.path_params["code"])
+            room = await self.room_or_error(request.path_params["code"])
             body: JoinRoom = await _body(request, JoinRoom, self.limit)
             seat, token = await room.lobby.join(body.name, body.seat)
         except RoomError as error:

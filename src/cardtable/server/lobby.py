@@ -111,8 +111,10 @@ class Lobby:
             room.version += 1
             room.seed, room.status, room.start_version = seed, PLAYING, room.version
             try:
-                await room.table.storage.start_game(
-                    room.record(), [seat.public() for seat in room.seats]
+                await room.fenced(
+                    room.table.storage.start_game(
+                        room.record(), [seat.public() for seat in room.seats]
+                    )
                 )
             except Exception:
                 room.version -= 1

@@ -52,6 +52,9 @@ class Metrics:
     def __init__(self) -> None:
         self.move_seconds = Histogram(MOVE_BUCKETS)
         self.moves = {"human": 0, "bot": 0}
+        #: Rooms this node took a lease of (created rooms excluded), and lost to another.
+        self.adoptions = 0
+        self.rooms_lost = 0
 
     def render(self, table: Table) -> str:
         """Every metric in the Prometheus text format."""
@@ -100,6 +103,18 @@ class Metrics:
             "histogram",
             "Server time of a human move: handled to broadcast (lock, engine, commit).",
             self.move_seconds.lines("cardtable_move_seconds"),
+        )
+        metric(
+            "cardtable_lease_adoptions_total",
+            "counter",
+            "Rooms this node took over: restored at start, or adopted from a node gone.",
+            [f"cardtable_lease_adoptions_total {self.adoptions}"],
+        )
+        metric(
+            "cardtable_lease_lost_total",
+            "counter",
+            "Rooms this node lost to another node (lease taken over).",
+            [f"cardtable_lease_lost_total {self.rooms_lost}"],
         )
         bots = table.bots
         metric(

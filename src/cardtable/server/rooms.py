@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
 from ..core import (
@@ -34,7 +35,7 @@ from .events import MOVE, ROOM, START, EventRecord, render, views_at
 from .grace import DisconnectGrace
 from .lobby import Lobby
 from .seats import FINISHED, LOBBY, PLAYING, Seat
-from .storage import RoomRecord
+from .storage import FencedError, RoomRecord
 from .tokens import token_matches
 
 if TYPE_CHECKING:
@@ -63,6 +64,8 @@ class Room:
         self.start_version = record.start_version
         self.client = record.client
         self.created_at = record.created_at
+        #: The epoch of this node's lease of the room: every write is fenced by it.
+        self.epoch = record.epoch
         self.last_active = time.monotonic()
         self.state: GameState[Any] | None = None
         self.events: list[EventRecord] = []
@@ -125,7 +128,21 @@ class Room:
             client=self.client,
             created_at=self.created_at,
             updated_at=time.time(),
+            owner=self.table.node_id,
+            epoch=self.epoch,
         )
+
+    async def fenced(self, write: Awaitable[None]) -> None:
+        """Run a storage write of this room; if another node took the room over, this
+        node drops it (its clients reconnect to the new owner) and the request is
+        refused as ``room_moved``."""
+        try:
+            await write
+        except FencedError:
+            self.table.lost(self)
+            raise RoomError(
+                "room_moved", "this room is now served by another server; reconnect"
+            ) from None
 
     def connected_seats(self) -> set[int]:
         return {conn.seat for conn in self.connections if conn.seat is not None}
@@ -260,15 +277,18 @@ class Room:
     async def commit_room_event(self) -> None:
         """Save the room row with a new version and broadcast the new summary."""
         self.version += 1
-        await self.table.storage.update_room(
-            self.code,
-            rules=self.rules.to_json(),
-            seats=[seat.record() for seat in self.seats],
-            status=self.status,
-            game_no=self.game_no,
-            seed=self.seed,
-            version=self.version,
-            start_version=self.start_version,
+        await self.fenced(
+            self.table.storage.update_room(
+                self.code,
+                self.epoch,
+                rules=self.rules.to_json(),
+                seats=[seat.record() for seat in self.seats],
+                status=self.status,
+                game_no=self.game_no,
+                seed=self.seed,
+                version=self.version,
+                start_version=self.start_version,
+            )
         )
         record = EventRecord(self.version, ROOM, None, self.summary())
         self.events.append(record)
@@ -320,14 +340,17 @@ class Room:
             raise RoomError("illegal_move", error.reason, refusal_fields(error, move)) from None
         result = state.result()
         version = self.version + 1
-        await self.table.storage.record_move(
-            self.code,
-            self.game_no,
-            len(self.state.history),
-            seat,
-            action,
-            version,
-            None if result is None else result.to_json(),
+        await self.fenced(
+            self.table.storage.record_move(
+                self.code,
+                self.game_no,
+                len(self.state.history),
+                seat,
+                action,
+                version,
+                None if result is None else result.to_json(),
+                self.epoch,
+            )
         )
         self.state, self.version = state, version
         if result is not None:
@@ -339,8 +362,14 @@ class Room:
         self.bots.schedule()
 
     # --- end -----------------------------------------------------------------------------
+    def end_connections(self, code: int, message: JSON) -> None:
+        """Tell every client why and close its connection (the room left this node)."""
+        for conn in list(self.connections):
+            conn.push(message)
+            conn.end(code)
+
     async def close(self) -> None:
-        """Stop timers and the bot loop; close every connection (server stop or expiry)."""
+        """Stop timers and the bot loop (server stop, expiry, or the room moved away)."""
         self.closed = True
         tasks = self.grace.take_timers()
         bot_task = self.bots.take_task()

@@ -49,6 +49,11 @@ rooms = sa.Table(
     sa.Column("client", sa.String(CLIENT_LENGTH), nullable=False),
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("updated_at", sa.Float, nullable=False),
+    # The room's lease (migration 0002): the node serving it, until when, and the
+    # epoch every write of that node is fenced by (see Storage.claim_room).
+    sa.Column("owner", sa.String(64), nullable=True),
+    sa.Column("epoch", sa.BigInteger, nullable=False, server_default="0"),
+    sa.Column("lease_until", sa.Float, nullable=True),
     sa.Index("ix_rooms_status", "status"),
 )
 
@@ -100,11 +105,23 @@ class RoomRecord:
     updated_at: float
     moves: list[tuple[int, int, int]] = dataclasses.field(default_factory=list)
     """(seat, action, version) of the current game, in order."""
+    owner: str | None = None
+    epoch: int = 0
+    lease_until: float | None = None
 
     def row(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
         del data["moves"]
         return data
+
+
+class FencedError(Exception):
+    """A write for a room whose lease this node no longer holds: another node took the
+    room over (a higher epoch), so this node must never write for it again."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(f"room {code}: the lease was taken over by another node")
+        self.code = code
 
 
 @dataclasses.dataclass(frozen=True)
@@ -133,6 +150,8 @@ class _MoveWrite:
     version: int
     result: JSON | None
     created_at: float
+    #: The lease epoch the writer holds (None: not fenced, for tools and tests).
+    epoch: int | None
     future: asyncio.Future[None]
 
 
@@ -143,8 +162,44 @@ _UPDATE_VERSION = (
 )
 
 
-def _write_moves(connection: Connection, batch: list[_MoveWrite]) -> None:
-    """Insert a batch of moves, close the games that ended and bump the rooms' versions."""
+def _room_is(code: str, epoch: int | None) -> list[sa.ColumnElement[bool]]:
+    """The row of room ``code``, and only while lease ``epoch`` is current (when given)."""
+    condition = [rooms.c.code == code]
+    if epoch is not None:
+        condition.append(rooms.c.epoch == epoch)
+    return condition
+
+
+def _settle(item: _MoveWrite, error: Exception | None) -> None:
+    if item.future.done():
+        return
+    if error is None:
+        item.future.set_result(None)
+    else:
+        item.future.set_exception(error)
+
+
+def _fenced_out(connection: Connection, batch: list[_MoveWrite]) -> list[_MoveWrite]:
+    """The moves of ``batch`` whose room's epoch moved on; locks the rooms' rows until
+    the transaction ends, so no takeover can slip in between this check and the commit."""
+    fenced = {item.code: item.epoch for item in batch if item.epoch is not None}
+    if not fenced:
+        return []
+    locked = sa.select(rooms.c.code, rooms.c.epoch).where(rooms.c.code.in_(fenced))
+    current = {row.code: row.epoch for row in connection.execute(locked.with_for_update())}
+    return [
+        item for item in batch if item.epoch is not None and current.get(item.code) != item.epoch
+    ]
+
+
+def _write_moves(connection: Connection, batch: list[_MoveWrite]) -> list[_MoveWrite]:
+    """Insert a batch of moves, close the games that ended and bump the rooms' versions;
+    returns the moves refused because their writer lost the room's lease."""
+    refused = _fenced_out(connection, batch)
+    if refused:
+        batch = [item for item in batch if item not in refused]
+        if not batch:
+            return refused
     connection.execute(
         moves.insert(),
         [
@@ -180,6 +235,7 @@ def _write_moves(connection: Connection, batch: list[_MoveWrite]) -> None:
     ended = {item.code for item in batch if item.result is not None}
     if ended:
         connection.execute(rooms.update().where(rooms.c.code.in_(ended)).values(status="finished"))
+    return refused
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -289,19 +345,32 @@ class Storage:
         async with self._engine().begin() as connection:
             await connection.execute(rooms.insert().values(**record.row()))
 
-    async def update_room(self, code: str, **fields: Any) -> None:
+    async def update_room(self, code: str, epoch: int | None = None, **fields: Any) -> None:
+        """Change a room's row; with ``epoch``, only while that lease epoch is current
+        (else :class:`FencedError` and nothing changes)."""
         fields["updated_at"] = time.time()
         async with self._engine().begin() as connection:
-            await connection.execute(rooms.update().where(rooms.c.code == code).values(**fields))
+            done = await connection.execute(
+                rooms.update().where(*_room_is(code, epoch)).values(**fields)
+            )
+            if done.rowcount == 0 and epoch is not None:
+                raise FencedError(code)
 
     async def start_game(self, record: RoomRecord, public_seats: list[JSON]) -> None:
-        """Save the room as playing and open its game row (rules, public seats, seed)."""
+        """Save the room as playing and open its game row (rules, public seats, seed),
+        fenced by ``record.epoch`` when the record holds a lease (``owner`` set)."""
         now = time.time()
         record.updated_at = now
+        epoch = record.epoch if record.owner is not None else None
+        values = record.row()
+        for lease_column in ("owner", "epoch", "lease_until"):  # leases change by claims only
+            del values[lease_column]
         async with self._engine().begin() as connection:
-            await connection.execute(
-                rooms.update().where(rooms.c.code == record.code).values(**record.row())
+            done = await connection.execute(
+                rooms.update().where(*_room_is(record.code, epoch)).values(**values)
             )
+            if done.rowcount == 0 and epoch is not None:
+                raise FencedError(record.code)
             assert record.seed is not None
             await connection.execute(
                 games.insert().values(
@@ -326,8 +395,11 @@ class Storage:
         action: int,
         version: int,
         result: JSON | None,
+        epoch: int | None = None,
     ) -> None:
         """Append one move and bump the room's version; close the game if it ended.
+        With ``epoch``, only while that lease epoch is current (else
+        :class:`FencedError` and nothing is written).
 
         Returns once the move is committed. Moves of different rooms that arrive while
         a commit is under way are committed together in the next transaction (a group
@@ -336,7 +408,9 @@ class Storage:
         """
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._queued.append(
-            _MoveWrite(code, game_no, index, seat, action, version, result, time.time(), future)
+            _MoveWrite(
+                code, game_no, index, seat, action, version, result, time.time(), epoch, future
+            )
         )
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_queued())
@@ -347,24 +421,21 @@ class Storage:
         while self._queued:
             batch, self._queued = self._queued, []
             try:
-                await self._write_moves(batch)
+                refused = await self._write_moves(batch)
             except Exception:
                 # One bad row must not refuse the moves of other rooms: retry them alone.
                 for item in batch:
                     try:
-                        await self._write_moves([item])
+                        alone = await self._write_moves([item])
                     except Exception as error:
-                        if not item.future.done():
-                            item.future.set_exception(error)
+                        _settle(item, error)
                     else:
-                        if not item.future.done():
-                            item.future.set_result(None)
+                        _settle(item, FencedError(item.code) if alone else None)
                 continue
             for item in batch:
-                if not item.future.done():
-                    item.future.set_result(None)
+                _settle(item, FencedError(item.code) if item in refused else None)
 
-    async def _write_moves(self, batch: list[_MoveWrite]) -> None:
+    async def _write_moves(self, batch: list[_MoveWrite]) -> list[_MoveWrite]:
         """One transaction: the moves, the games that ended, the rooms' new versions.
 
         With SQLite the transaction runs on the writer thread's own synchronous
@@ -375,19 +446,131 @@ class Storage:
         if self._sync_engine is not None and self._executor is not None:
             engine = self._sync_engine
 
-            def write() -> None:
+            def write() -> list[_MoveWrite]:
                 with engine.begin() as connection:
-                    _write_moves(connection, batch)
+                    return _write_moves(connection, batch)
 
-            await asyncio.get_running_loop().run_in_executor(self._executor, write)
+            return await asyncio.get_running_loop().run_in_executor(self._executor, write)
+        async with self._engine().begin() as connection:
+            return await connection.run_sync(_write_moves, batch)
+
+    async def delete_room(self, code: str, epoch: int | None = None) -> None:
+        """Forget a room that never played a game (fenced by ``epoch`` when given)."""
+        async with self._engine().begin() as connection:
+            done = await connection.execute(rooms.delete().where(*_room_is(code, epoch)))
+            if done.rowcount == 0 and epoch is not None:
+                raise FencedError(code)
+
+    # --- leases ------------------------------------------------------------------
+    async def claim_room(
+        self, code: str, node: str, lease_seconds: float, *, force: bool = False
+    ) -> RoomRecord | None:
+        """Take room ``code``'s lease for ``node`` if it is free (no owner, or its lease
+        ran out; ``force``: in any case) and the room is live; returns the room with its
+        new epoch and the move log of its current game, read after the claim, or None.
+
+        The epoch goes up by one at every claim, so every write of the previous owner,
+        fenced by the old epoch, is refused from this commit on (see
+        :class:`FencedError`). The log is read in the same transaction: it holds every
+        move the previous owner committed, and it can commit no other.
+        """
+        now = time.time()
+        condition = [rooms.c.code == code, rooms.c.status.in_(LIVE_STATUSES)]
+        if not force:
+            condition.append(
+                sa.or_(
+                    rooms.c.owner.is_(None),
+                    rooms.c.lease_until.is_(None),
+                    rooms.c.lease_until < now,
+                )
+            )
+        async with self._engine().begin() as connection:
+            result = await connection.execute(
+                rooms.update()
+                .where(*condition)
+                .values(owner=node, epoch=rooms.c.epoch + 1, lease_until=now + lease_seconds)
+                .returning(*rooms.c)
+            )
+            row = result.first()
+            if row is None:
+                return None
+            record = RoomRecord(**row._asdict())
+            if record.status != "lobby":
+                record.moves = await self._moves(connection, code, record.game_no)
+        return record
+
+    async def renew_leases(
+        self, node: str, epochs: dict[str, int], lease_seconds: float
+    ) -> set[str]:
+        """Extend ``node``'s leases of the rooms in ``epochs`` (code: epoch held); returns
+        the codes whose lease it no longer holds (taken over, or the room was closed)."""
+        if not epochs:
+            return set()
+        until = time.time() + lease_seconds
+        async with self._engine().begin() as connection:
+            result = await connection.execute(
+                rooms.update()
+                .where(
+                    rooms.c.owner == node,
+                    sa.tuple_(rooms.c.code, rooms.c.epoch).in_(list(epochs.items())),
+                )
+                .values(lease_until=until)
+                .returning(rooms.c.code)
+            )
+            held = set(result.scalars())
+        return set(epochs) - held
+
+    async def release_rooms(self, node: str, epochs: dict[str, int]) -> None:
+        """Give up ``node``'s leases (a stop or a drain): another node may claim them
+        at once, without waiting for them to run out."""
+        if not epochs:
             return
         async with self._engine().begin() as connection:
-            await connection.run_sync(_write_moves, batch)
+            await connection.execute(
+                rooms.update()
+                .where(
+                    rooms.c.owner == node,
+                    sa.tuple_(rooms.c.code, rooms.c.epoch).in_(list(epochs.items())),
+                )
+                .values(owner=None, lease_until=None)
+            )
 
-    async def delete_room(self, code: str) -> None:
-        """Forget a room that never played a game."""
-        async with self._engine().begin() as connection:
-            await connection.execute(rooms.delete().where(rooms.c.code == code))
+    async def live_room_codes(self) -> list[str]:
+        async with self._engine().connect() as connection:
+            result = await connection.execute(
+                sa.select(rooms.c.code)
+                .where(rooms.c.status.in_(LIVE_STATUSES))
+                .order_by(rooms.c.code)
+            )
+            return list(result.scalars())
+
+    async def room_is_live(self, code: str) -> bool:
+        async with self._engine().connect() as connection:
+            result = await connection.execute(
+                sa.select(rooms.c.code).where(
+                    rooms.c.code == code, rooms.c.status.in_(LIVE_STATUSES)
+                )
+            )
+            return result.first() is not None
+
+    async def claimable_rooms(self, limit: int = 100) -> list[str]:
+        """Live rooms nobody holds a lease of (their node stopped or died)."""
+        now = time.time()
+        async with self._engine().connect() as connection:
+            result = await connection.execute(
+                sa.select(rooms.c.code)
+                .where(
+                    rooms.c.status.in_(LIVE_STATUSES),
+                    sa.or_(
+                        rooms.c.owner.is_(None),
+                        rooms.c.lease_until.is_(None),
+                        rooms.c.lease_until < now,
+                    ),
+                )
+                .order_by(rooms.c.code)
+                .limit(limit)
+            )
+            return list(result.scalars())
 
     # --- reads -------------------------------------------------------------------
     async def load_live_rooms(self) -> list[RoomRecord]:

@@ -5,6 +5,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import secrets
+import socket
 import time
 from collections import Counter
 from typing import Any
@@ -13,13 +16,14 @@ from ..core import OptionError
 from ..games import get_game
 from .botseats import BotPool
 from .config import ServerConfig
+from .connections import ROOM_MOVED
 from .errors import RoomError, option_refused
 from .metrics import Metrics
 from .names import DisplayNameError, clean_name
-from .protocol import SeatSpec
+from .protocol import SeatSpec, error_message
 from .rooms import Room
 from .seats import LOBBY, Seat, seats_from_specs
-from .storage import RoomRecord, Storage
+from .storage import FencedError, RoomRecord, Storage
 from .tokens import hash_token, new_room_code, new_token
 
 log = logging.getLogger("cardtable.server")
@@ -39,7 +43,13 @@ class Table:
             review_timeout=config.review_timeout,
         )
         self.rooms: dict[str, Room] = {}
+        self.node_id = (
+            config.node_id or (f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}")[:64]
+        )
         self.metrics = Metrics()
+        self._leases: asyncio.Task[None] | None = None
+        self._adopting: dict[str, asyncio.Lock] = {}
+        self._dropping: set[asyncio.Task[None]] = set()
         #: Rooms being created per client address (counted against the limit while the
         #: database insert is under way, so simultaneous requests cannot pass it together).
         self._creating: Counter[str] = Counter()
@@ -57,33 +67,132 @@ class Table:
         await self.storage.open()
         self.is_open = True
         self.bots.start()
-        for record in await self.storage.load_live_rooms():
-            try:
-                game = get_game(record.game)
-                rules = game.rules_from_json(record.rules)
-                room = Room(self, record, game, rules)
-                room.restore(record.moves)
-            except Exception:
-                log.exception("room %s could not be restored; left out", record.code)
-                continue
-            self.rooms[room.code] = room
-        for room in self.rooms.values():
-            room.after_restore()
+        # An SQLite file has one server (its lock), so its rooms are all ours even if
+        # the last process died holding their leases; on PostgreSQL a room another
+        # node holds stays with it.
+        force = self.storage.is_sqlite
+        for code in await self.storage.live_room_codes():
+            await self.adopt(code, force=force)
         self._sweeper = asyncio.create_task(self._sweep_loop())
+        self._leases = asyncio.create_task(self._lease_loop())
 
     async def close(self) -> None:
-        """Stop the sweeper and the rooms and close the database (once; again does nothing)."""
+        """Stop the sweeper and the rooms, give up their leases and close the database
+        (once; again does nothing)."""
         if not self.is_open:
             return
         self.is_open = False
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
+        for task in (self._sweeper, self._leases):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        held = {code: room.epoch for code, room in self.rooms.items()}
         for room in list(self.rooms.values()):
             await room.close()
+        for task in list(self._dropping):
+            with contextlib.suppress(Exception):
+                await task
+        try:
+            await self.storage.release_rooms(self.node_id, held)
+        except Exception:
+            log.exception("releasing the room leases failed; they run out by themselves")
         self.bots.shutdown()
         await self.storage.close()
+
+    # --- leases ----------------------------------------------------------------------
+    def _restore(self, record: RoomRecord) -> Room | None:
+        try:
+            game = get_game(record.game)
+            rules = game.rules_from_json(record.rules)
+            room = Room(self, record, game, rules)
+            room.restore(record.moves)
+        except Exception:
+            log.exception("room %s could not be restored; left out", record.code)
+            return None
+        return room
+
+    async def adopt(self, code: str, *, force: bool = False) -> Room | None:
+        """Room ``code`` served by this node: already here, or claimed now because no
+        node holds its lease (``force``: whoever does) and restored from its log.
+        None when another node holds it or it is not live."""
+        room = self.rooms.get(code)
+        if room is not None or not self.is_open:
+            return room
+        lock = self._adopting.setdefault(code, asyncio.Lock())
+        async with lock:
+            room = self.rooms.get(code)
+            if room is not None:
+                return room
+            record = await self.storage.claim_room(
+                code, self.node_id, self.config.lease_seconds, force=force
+            )
+            if record is None:
+                return None
+            room = self._restore(record)
+            if room is None:
+                return None
+            self.rooms[code] = room
+            self.metrics.adoptions += 1
+            log.info("room %s: served by node %s (epoch %d)", code, self.node_id, room.epoch)
+            room.after_restore()
+        self._adopting.pop(code, None)
+        return room
+
+    async def find_room(self, code: str) -> Room:
+        """The live room ``code`` on this node, adopted first if no node holds it.
+
+        Raises ``no_room`` when there is no such live room, and ``room_elsewhere`` (to
+        retry) when another node holds its lease: during a hand-over, or when a request
+        reached a node the proxy does not route the room to.
+        """
+        room = await self.adopt(code)
+        if room is not None:
+            return room
+        if await self.storage.room_is_live(code):
+            raise RoomError(
+                "room_elsewhere", "another server holds this room now; try again in a moment"
+            )
+        raise RoomError("no_room", f"no live room {code!r}")
+
+    def lost(self, room: Room) -> None:
+        """Another node took ``room`` over: forget it here and send its clients away
+        (they reconnect and reach the new owner); this node never writes for it again."""
+        if self.rooms.get(room.code) is not room:
+            return
+        del self.rooms[room.code]
+        self.metrics.rooms_lost += 1
+        log.warning(
+            "room %s: lease lost (epoch %d); dropped from node %s",
+            room.code,
+            room.epoch,
+            self.node_id,
+        )
+        room.end_connections(
+            ROOM_MOVED,
+            error_message("room_moved", "this room is now served by another server; reconnect"),
+        )
+        task = asyncio.create_task(room.close())
+        self._dropping.add(task)
+        task.add_done_callback(self._dropping.discard)
+
+    async def _lease_loop(self) -> None:
+        """Renew this node's leases, drop the rooms it lost, adopt the rooms nobody holds."""
+        while True:
+            await asyncio.sleep(self.config.lease_seconds / 3)
+            try:
+                await self.keep_leases()
+            except Exception:
+                log.exception("renewing the room leases failed")
+
+    async def keep_leases(self) -> None:
+        held = {code: room.epoch for code, room in self.rooms.items()}
+        for code in await self.storage.renew_leases(self.node_id, held, self.config.lease_seconds):
+            room = self.rooms.get(code)
+            if room is not None and room.epoch == held[code]:
+                self.lost(room)
+        for code in await self.storage.claimable_rooms():
+            await self.adopt(code)
 
     def rooms_of(self, client: str) -> int:
         live = sum(1 for room in self.rooms.values() if room.client == client)
@@ -164,6 +273,9 @@ class Table:
             client=client,
             created_at=now,
             updated_at=now,
+            owner=self.node_id,
+            epoch=1,
+            lease_until=now + self.config.lease_seconds,
         )
         await self.storage.insert_room(record)
         room = Room(self, record, game, rules)
@@ -178,7 +290,8 @@ class Table:
         """Expire rooms nobody has used for ``room_ttl_seconds``; returns their codes.
 
         A room that never started a game is deleted; one that played keeps its games
-        (for replays) and is marked closed.
+        (for replays) and is marked closed. Only rooms this node holds the lease of are
+        swept, and the write is fenced: a node never closes another node's room.
         """
         now = time.monotonic() if now is None else now
         expired = []
@@ -189,10 +302,14 @@ class Table:
                 continue  # bots are still playing it out
             await room.close()
             del self.rooms[code]
-            if room.status == LOBBY and room.game_no == 1:
-                await self.storage.delete_room(code)
-            else:
-                await self.storage.update_room(code, status="closed")
+            try:
+                if room.status == LOBBY and room.game_no == 1:
+                    await self.storage.delete_room(code, room.epoch)
+                else:
+                    await self.storage.update_room(code, room.epoch, status="closed")
+            except FencedError:
+                log.info("room %s: taken over by another node before it expired here", code)
+                continue
             expired.append(code)
         return expired
 

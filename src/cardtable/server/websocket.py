@@ -15,7 +15,14 @@ from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core import JSON
-from .connections import MESSAGE_TOO_BIG, NO_SUCH_ROOM, POLICY_VIOLATION, Connection, dumps
+from .connections import (
+    MESSAGE_TOO_BIG,
+    NO_SUCH_ROOM,
+    POLICY_VIOLATION,
+    TRY_AGAIN_LATER,
+    Connection,
+    dumps,
+)
 from .errors import RoomError
 from .limits import RateLimiter, origin_allowed
 from .protocol import (
@@ -68,12 +75,16 @@ class TableSocket:
             return
         await websocket.accept()
         code = normalize_code(websocket.path_params["code"])
-        room = None if code is None else self.table.rooms.get(code)
-        if room is None:
-            await websocket.send_text(
-                dumps(error_message("no_room", "no live room with this code"))
+        try:
+            if code is None:
+                raise RoomError("no_room", "no live room with this code")
+            room = await self.table.find_room(code)
+        except RoomError as error:
+            await websocket.send_text(dumps(error_message(error.code, error.reason)))
+            # Another node holds the room: 1013, try again later (with back-off).
+            await websocket.close(
+                TRY_AGAIN_LATER if error.code == "room_elsewhere" else NO_SUCH_ROOM
             )
-            await websocket.close(NO_SUCH_ROOM)
             return
         conn = Connection(
             websocket,
