@@ -156,3 +156,29 @@ def test_two_nodes_share_rooms_through_their_leases_and_fence_a_paused_owner(pos
     assert [idx for idx, _ in log] == [0, 1, 2, 3, 4]  # 4 by A, 1 by B, no fork
     versions = [v for _, v in log]
     assert versions == list(range(versions[0], versions[0] + 5))
+
+
+def test_a_drained_node_hands_its_rooms_to_another_at_once(postgres_url):
+    async def scenario() -> None:
+        a, b = _node(postgres_url, "node-a"), _node(postgres_url, "node-b")
+        await a.open()
+        await b.open()
+        try:
+            created = await a.create_room("skyjo", {"players": 2}, None, "Ann", "198.51.100.1")
+            code = created["code"]
+            version = a.rooms[code].version
+            assert await a.drain() == 1
+            assert a.rooms == {}
+            with pytest.raises(RoomError) as refused:
+                await a.create_room("skyjo", {"players": 2}, None, None, "198.51.100.1")
+            assert refused.value.code == "draining"
+            await a.keep_leases()  # a draining node adopts nothing, not even its old rooms
+            assert a.rooms == {}
+            await b.keep_leases()  # released, not expired: B adopts at its next round
+            assert b.rooms[code].version == version
+            await b.rooms[code].lobby.join("Ben", None)
+        finally:
+            await b.close()
+            await a.close()
+
+    asyncio.run(scenario())

@@ -1,6 +1,6 @@
 """The HTTP side of the table server (JSON):
 
-- ``GET /health``: liveness and counts.
+- ``GET /health``: ``ok``, ``draining`` or ``failing``, for a proxy; and counts.
 - ``GET /metrics``: Prometheus metrics (see :mod:`.metrics`).
 - ``POST /api/rooms``: create a room; returns its code, links and the host token.
 - ``GET /api/rooms/{code}``: the public room summary.
@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -35,11 +36,15 @@ HTTP_STATUS = {
     "not_host": 403,
     "payload_too_large": 413,
     "room_elsewhere": 503,
+    "draining": 503,
 }
+
+#: Seconds the health check waits for the database.
+HEALTH_TIMEOUT = 2.0
 
 
 #: Refusals a client should retry after a moment (``Retry-After``: seconds).
-RETRY_AFTER = {"room_elsewhere": "1"}
+RETRY_AFTER = {"room_elsewhere": "1", "draining": "1"}
 
 
 def error_response(
@@ -96,14 +101,26 @@ class RoomsApi:
         return await self.table.find_room(code)
 
     async def health(self, request: Request) -> Response:
-        rooms = self.table.rooms
-        return JSONResponse(
-            {
-                "status": "ok",
-                "rooms": len(rooms),
-                "connections": sum(len(room.connections) for room in rooms.values()),
-            }
-        )
+        """``ok`` (200) when the node serves, else 503 with ``draining`` (it is handing
+        its rooms over) or ``failing`` (its database does not answer within 2 s)."""
+        table = self.table
+        status, reason = "ok", None
+        if table.draining:
+            status = "draining"
+        else:
+            try:
+                await asyncio.wait_for(table.storage.ping(), HEALTH_TIMEOUT)
+            except Exception as error:
+                status, reason = "failing", f"the database does not answer: {type(error).__name__}"
+        body: JSON = {
+            "status": status,
+            "node": table.node_id,
+            "rooms": len(table.rooms),
+            "connections": sum(len(room.connections) for room in table.rooms.values()),
+        }
+        if reason is not None:
+            body["reason"] = reason
+        return JSONResponse(body, status_code=200 if status == "ok" else 503)
 
     async def metrics(self, request: Request) -> Response:
         return PlainTextResponse(

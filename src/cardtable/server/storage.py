@@ -535,6 +535,11 @@ class Storage:
                 .values(owner=None, lease_until=None)
             )
 
+    async def ping(self) -> None:
+        """One round trip to the database (raises when it does not answer)."""
+        async with self._engine().connect() as connection:
+            await connection.execute(sa.text("SELECT 1"))
+
     async def live_room_codes(self) -> list[str]:
         async with self._engine().connect() as connection:
             result = await connection.execute(

@@ -50,6 +50,8 @@ class Table:
         self._leases: asyncio.Task[None] | None = None
         self._adopting: dict[str, asyncio.Lock] = {}
         self._dropping: set[asyncio.Task[None]] = set()
+        #: Draining (see :meth:`drain`): no new room, no adoption, rooms handed over.
+        self.draining = False
         #: Rooms being created per client address (counted against the limit while the
         #: database insert is under way, so simultaneous requests cannot pass it together).
         self._creating: Counter[str] = Counter()
@@ -117,7 +119,7 @@ class Table:
         node holds its lease (``force``: whoever does) and restored from its log.
         None when another node holds it or it is not live."""
         room = self.rooms.get(code)
-        if room is not None or not self.is_open:
+        if room is not None or not self.is_open or self.draining:
             return room
         lock = self._adopting.setdefault(code, asyncio.Lock())
         async with lock:
@@ -185,12 +187,37 @@ class Table:
             except Exception:
                 log.exception("renewing the room leases failed")
 
+    async def drain(self) -> int:
+        """Hand every room over for a rolling upgrade; returns how many.
+
+        From now on the node creates and adopts no room and ``/health`` says
+        ``draining``. Each room's clients are told ``room_moved`` and closed with 4009,
+        the room stops here and its lease is released, so another node adopts it at
+        its next lease round (a third of ``lease_seconds``) and the clients, who
+        reconnect with back-off, resume there from their last version.
+        """
+        self.draining = True
+        rooms = list(self.rooms.values())
+        for room in rooms:
+            del self.rooms[room.code]
+            room.end_connections(
+                ROOM_MOVED,
+                error_message("room_moved", "this server is stopping; reconnect"),
+            )
+        for room in rooms:
+            await room.close()
+        await self.storage.release_rooms(self.node_id, {room.code: room.epoch for room in rooms})
+        log.info("node %s drained: %d rooms handed over", self.node_id, len(rooms))
+        return len(rooms)
+
     async def keep_leases(self) -> None:
         held = {code: room.epoch for code, room in self.rooms.items()}
         for code in await self.storage.renew_leases(self.node_id, held, self.config.lease_seconds):
             room = self.rooms.get(code)
             if room is not None and room.epoch == held[code]:
                 self.lost(room)
+        if self.draining:
+            return
         for code in await self.storage.claimable_rooms():
             await self.adopt(code)
 
@@ -207,6 +234,8 @@ class Table:
         client: str,
     ) -> dict[str, Any]:
         """A new room in the lobby; its host token, and a seat token if ``name`` is given."""
+        if self.draining:
+            raise RoomError("draining", "this server is stopping; try again in a moment")
         if self.rooms_of(client) >= self.config.rooms_per_client:
             raise RoomError(
                 "too_many_rooms", f"at most {self.config.rooms_per_client} live rooms per client"
