@@ -106,7 +106,7 @@ class Table:
     def _restore(self, record: RoomRecord) -> Room | None:
         try:
             game = get_game(record.game)
-            rules = game.rules_from_json(record.rules)
+            rules = game.rules_from_record(record.rules)
             room = Room(self, record, game, rules)
             room.restore(record.moves)
         except Exception:
