@@ -32,7 +32,7 @@ def test_a_takeover_fences_every_write_of_the_old_owner(postgres_url):
             assert held is not None and held.epoch == 2
             await a.record_move("FENCE", 1, 0, 0, 5, 3, None, epoch=2)
             assert await b.claim_room("FENCE", "b", 60.0) is None  # a's lease is live
-            assert await a.renew_leases("a", {"FENCE": 2}, 0.05) == set()
+            assert await a.renew_leases("a", {"FENCE": 2}, 0.05) == (set(), set())
             await asyncio.sleep(0.1)  # a stops renewing (paused): its lease runs out
             taken = await b.claim_room("FENCE", "b", 60.0)
             assert taken is not None and taken.epoch == 3 and taken.owner == "b"
@@ -43,9 +43,10 @@ def test_a_takeover_fences_every_write_of_the_old_owner(postgres_url):
                 await a.update_room("FENCE", 2, status="closed")
             with pytest.raises(FencedError):
                 await a.delete_room("FENCE", 2)
-            assert await a.renew_leases("a", {"FENCE": 2}, 60.0) == {"FENCE"}
+            assert await a.renew_leases("a", {"FENCE": 2}, 60.0) == ({"FENCE"}, set())
             await b.record_move("FENCE", 1, 1, 1, 9, 4, None, epoch=3)
-            assert await b.renew_leases("b", {"FENCE": 3}, 60.0) == set()
+            await a.want_room("FENCE", "a")  # the proxy now routes the room to a
+            assert await b.renew_leases("b", {"FENCE": 3}, 60.0) == (set(), {"FENCE"})
         finally:
             await a.close()
             await b.close()
@@ -83,7 +84,7 @@ async def _eventually(check: Any, seconds: float = 20.0) -> Any:
         await asyncio.sleep(0.05)
 
 
-def test_two_nodes_share_rooms_through_their_leases_and_fence_a_paused_owner(postgres_url):
+def test_two_nodes_hand_a_room_over_on_request_and_fence_a_paused_owner(postgres_url):
     async def scenario() -> str:
         a = _node(postgres_url, "node-a")
         await a.open()
@@ -108,9 +109,6 @@ def test_two_nodes_share_rooms_through_their_leases_and_fence_a_paused_owner(pos
         try:
             # A's lease is live and renewed: B neither restores the room nor takes it.
             assert code not in b.rooms
-            with pytest.raises(RoomError) as elsewhere:
-                await b.find_room(code)
-            assert elsewhere.value.code == "room_elsewhere"
             await asyncio.sleep(1.0)  # more than a lease: A renews, B adopts nothing
             await b.keep_leases()
             assert code not in b.rooms and code in a.rooms
@@ -119,31 +117,51 @@ def test_two_nodes_share_rooms_through_their_leases_and_fence_a_paused_owner(pos
             await play_one(a)
             version = a.rooms[code].version
 
-            # A is paused: its lease loop stops (as under SIGSTOP) and the lease runs out.
-            assert a._leases is not None
-            a._leases.cancel()
+            # A player reaches B (the proxy routes the room there): B asks A for it and
+            # answers "retry"; A hands it over at its next lease round; the retry lands.
+            with pytest.raises(RoomError) as elsewhere:
+                await b.find_room(code)
+            assert elsewhere.value.code == "room_elsewhere"
 
-            async def b_adopted() -> bool:
-                await b.keep_leases()  # what B's own lease loop does every lease/3
-                return code in b.rooms
+            async def b_serves() -> bool:
+                try:
+                    await b.find_room(code)
+                except RoomError as error:
+                    assert error.code == "room_elsewhere"
+                    return False
+                return True
 
-            adopted = await _eventually(b_adopted)
-            assert adopted, "node B did not adopt the room"
-            room_b = b.rooms[code]
-            assert room_b.epoch > a.rooms[code].epoch
-            assert room_b.version == version  # restored from the log, nothing lost
-            assert room_b.state is not None and a.rooms[code].state is not None
-            assert room_b.state.to_json() == a.rooms[code].state.to_json()
-
-            # A wakes up and tries to move: refused, and A drops the room.
-            stale = a.rooms[code]
-            with pytest.raises(RoomError) as moved:
-                await play_one(a)
-            assert moved.value.code == "room_moved"
-            assert code not in a.rooms and stale.version == version
-            # The game goes on at B, from the same version, with one unbroken history.
+            assert await _eventually(b_serves), "node A did not hand the room over"
+            assert code not in a.rooms and b.rooms[code].version == version
+            assert a.metrics.handed_over == 1
             await play_one(b)
-            assert b.rooms[code].version == version + 1
+            version += 1
+            assert await a.sweep(time.monotonic() + 10**6) == []  # A owns nothing now
+
+            # B is paused: its lease loop stops (as under SIGSTOP) and the lease runs out.
+            assert b._leases is not None
+            b._leases.cancel()
+
+            async def a_adopted() -> bool:
+                await a.keep_leases()  # what A's own lease loop does every lease/3
+                return code in a.rooms
+
+            assert await _eventually(a_adopted), "node A did not adopt the room"
+            room_a = a.rooms[code]
+            assert room_a.epoch > b.rooms[code].epoch
+            assert room_a.version == version  # restored from the log, nothing lost
+            assert room_a.state is not None and b.rooms[code].state is not None
+            assert room_a.state.to_json() == b.rooms[code].state.to_json()
+
+            # B wakes up and tries to move: refused, and B drops the room.
+            stale = b.rooms[code]
+            with pytest.raises(RoomError) as moved:
+                await play_one(b)
+            assert moved.value.code == "room_moved"
+            assert code not in b.rooms and stale.version == version
+            # The game goes on at A, from the same version, with one unbroken history.
+            await play_one(a)
+            assert a.rooms[code].version == version + 1
         finally:
             await b.close()
             await a.close()
@@ -153,9 +171,9 @@ def test_two_nodes_share_rooms_through_their_leases_and_fence_a_paused_owner(pos
     log = rows(
         postgres_url, "SELECT idx, version FROM moves WHERE room_code = :c ORDER BY idx", c=code
     )
-    assert [idx for idx, _ in log] == [0, 1, 2, 3, 4]  # 4 by A, 1 by B, no fork
+    assert [idx for idx, _ in log] == [0, 1, 2, 3, 4, 5]  # A 4, B 1, A 1 again; no fork
     versions = [v for _, v in log]
-    assert versions == list(range(versions[0], versions[0] + 5))
+    assert versions == list(range(versions[0], versions[0] + 6))
 
 
 def test_a_drained_node_hands_its_rooms_to_another_at_once(postgres_url):

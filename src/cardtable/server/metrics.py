@@ -55,6 +55,8 @@ class Metrics:
         #: Rooms this node took a lease of (created rooms excluded), and lost to another.
         self.adoptions = 0
         self.rooms_lost = 0
+        #: Rooms this node handed over on purpose (asked for by another node, or drained).
+        self.handed_over = 0
 
     def render(self, table: Table) -> str:
         """Every metric in the Prometheus text format."""
@@ -115,6 +117,12 @@ class Metrics:
             "counter",
             "Rooms this node lost to another node (lease taken over).",
             [f"cardtable_lease_lost_total {self.rooms_lost}"],
+        )
+        metric(
+            "cardtable_lease_handovers_total",
+            "counter",
+            "Rooms this node handed over: asked for by another node, or drained.",
+            [f"cardtable_lease_handovers_total {self.handed_over}"],
         )
         bots = table.bots
         metric(

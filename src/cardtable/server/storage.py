@@ -54,6 +54,7 @@ rooms = sa.Table(
     sa.Column("owner", sa.String(64), nullable=True),
     sa.Column("epoch", sa.BigInteger, nullable=False, server_default="0"),
     sa.Column("lease_until", sa.Float, nullable=True),
+    sa.Column("wanted_by", sa.String(64), nullable=True),
     sa.Index("ix_rooms_status", "status"),
 )
 
@@ -108,6 +109,7 @@ class RoomRecord:
     owner: str | None = None
     epoch: int = 0
     lease_until: float | None = None
+    wanted_by: str | None = None
 
     def row(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
@@ -168,6 +170,19 @@ def _room_is(code: str, epoch: int | None) -> list[sa.ColumnElement[bool]]:
     if epoch is not None:
         condition.append(rooms.c.epoch == epoch)
     return condition
+
+
+def _claimable_by(node: str, now: float) -> sa.ColumnElement[bool]:
+    """A room's lease is free for ``node``: it ran out or was never taken, or the room
+    was released and not reserved for another node."""
+    return sa.or_(
+        rooms.c.lease_until.is_(None),
+        rooms.c.lease_until < now,
+        sa.and_(
+            rooms.c.owner.is_(None),
+            sa.or_(rooms.c.wanted_by.is_(None), rooms.c.wanted_by == node),
+        ),
+    )
 
 
 def _settle(item: _MoveWrite, error: Exception | None) -> None:
@@ -363,7 +378,12 @@ class Storage:
         record.updated_at = now
         epoch = record.epoch if record.owner is not None else None
         values = record.row()
-        for lease_column in ("owner", "epoch", "lease_until"):  # leases change by claims only
+        for lease_column in (
+            "owner",
+            "epoch",
+            "lease_until",
+            "wanted_by",
+        ):  # leases change by claims only
             del values[lease_column]
         async with self._engine().begin() as connection:
             done = await connection.execute(
@@ -477,18 +497,17 @@ class Storage:
         now = time.time()
         condition = [rooms.c.code == code, rooms.c.status.in_(LIVE_STATUSES)]
         if not force:
-            condition.append(
-                sa.or_(
-                    rooms.c.owner.is_(None),
-                    rooms.c.lease_until.is_(None),
-                    rooms.c.lease_until < now,
-                )
-            )
+            condition.append(_claimable_by(node, now))
         async with self._engine().begin() as connection:
             result = await connection.execute(
                 rooms.update()
                 .where(*condition)
-                .values(owner=node, epoch=rooms.c.epoch + 1, lease_until=now + lease_seconds)
+                .values(
+                    owner=node,
+                    epoch=rooms.c.epoch + 1,
+                    lease_until=now + lease_seconds,
+                    wanted_by=None,
+                )
                 .returning(*rooms.c)
             )
             row = result.first()
@@ -501,11 +520,12 @@ class Storage:
 
     async def renew_leases(
         self, node: str, epochs: dict[str, int], lease_seconds: float
-    ) -> set[str]:
+    ) -> tuple[set[str], set[str]]:
         """Extend ``node``'s leases of the rooms in ``epochs`` (code: epoch held); returns
-        the codes whose lease it no longer holds (taken over, or the room was closed)."""
+        the codes whose lease it no longer holds (taken over, or the room was closed)
+        and those another node asked for (see :meth:`want_room`)."""
         if not epochs:
-            return set()
+            return set(), set()
         until = time.time() + lease_seconds
         async with self._engine().begin() as connection:
             result = await connection.execute(
@@ -515,16 +535,41 @@ class Storage:
                     sa.tuple_(rooms.c.code, rooms.c.epoch).in_(list(epochs.items())),
                 )
                 .values(lease_until=until)
-                .returning(rooms.c.code)
+                .returning(rooms.c.code, rooms.c.wanted_by)
             )
-            held = set(result.scalars())
-        return set(epochs) - held
+            held = {row.code: row.wanted_by for row in result}
+        wanted = {code for code, by in held.items() if by is not None and by != node}
+        return set(epochs) - set(held), wanted
 
-    async def release_rooms(self, node: str, epochs: dict[str, int]) -> None:
-        """Give up ``node``'s leases (a stop or a drain): another node may claim them
-        at once, without waiting for them to run out."""
+    async def want_room(self, code: str, node: str) -> None:
+        """Ask the owner of room ``code`` to hand it over to ``node``: the proxy routes
+        the room's players to ``node`` (its owner sees the request at its next lease
+        round, see :meth:`renew_leases`)."""
+        async with self._engine().begin() as connection:
+            await connection.execute(
+                rooms.update()
+                .where(
+                    rooms.c.code == code,
+                    rooms.c.status.in_(LIVE_STATUSES),
+                    rooms.c.owner.is_not(None),
+                    rooms.c.owner != node,
+                )
+                .values(wanted_by=node)
+            )
+
+    async def release_rooms(
+        self, node: str, epochs: dict[str, int], *, reserve_seconds: float | None = None
+    ) -> None:
+        """Give up ``node``'s leases: another node may claim them at once, without
+        waiting for them to run out. ``reserve_seconds``: a hand-over, where for that
+        long only the node that asked for each room (``wanted_by``) may claim it, so
+        no third node (nor this one) snatches it in between; else (a stop or a drain)
+        any node may."""
         if not epochs:
             return
+        values: dict[str, Any] = {"owner": None, "lease_until": None, "wanted_by": None}
+        if reserve_seconds is not None:
+            values = {"owner": None, "lease_until": time.time() + reserve_seconds}
         async with self._engine().begin() as connection:
             await connection.execute(
                 rooms.update()
@@ -532,7 +577,7 @@ class Storage:
                     rooms.c.owner == node,
                     sa.tuple_(rooms.c.code, rooms.c.epoch).in_(list(epochs.items())),
                 )
-                .values(owner=None, lease_until=None)
+                .values(**values)
             )
 
     async def ping(self) -> None:
@@ -558,20 +603,14 @@ class Storage:
             )
             return result.first() is not None
 
-    async def claimable_rooms(self, limit: int = 100) -> list[str]:
-        """Live rooms nobody holds a lease of (their node stopped or died)."""
+    async def claimable_rooms(self, node: str, limit: int = 100) -> list[str]:
+        """Live rooms ``node`` may claim: nobody holds their lease (their node stopped or
+        died), or their owner handed them over to ``node``."""
         now = time.time()
         async with self._engine().connect() as connection:
             result = await connection.execute(
                 sa.select(rooms.c.code)
-                .where(
-                    rooms.c.status.in_(LIVE_STATUSES),
-                    sa.or_(
-                        rooms.c.owner.is_(None),
-                        rooms.c.lease_until.is_(None),
-                        rooms.c.lease_until < now,
-                    ),
-                )
+                .where(rooms.c.status.in_(LIVE_STATUSES), _claimable_by(node, now))
                 .order_by(rooms.c.code)
                 .limit(limit)
             )

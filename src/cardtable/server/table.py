@@ -152,6 +152,9 @@ class Table:
         if room is not None:
             return room
         if await self.storage.room_is_live(code):
+            # The proxy sent this room's player here: ask its owner to hand it over.
+            if not self.draining:
+                await self.storage.want_room(code, self.node_id)
             raise RoomError(
                 "room_elsewhere", "another server holds this room now; try again in a moment"
             )
@@ -198,27 +201,49 @@ class Table:
         """
         self.draining = True
         rooms = list(self.rooms.values())
-        for room in rooms:
-            del self.rooms[room.code]
-            room.end_connections(
-                ROOM_MOVED,
-                error_message("room_moved", "this server is stopping; reconnect"),
-            )
-        for room in rooms:
-            await room.close()
-        await self.storage.release_rooms(self.node_id, {room.code: room.epoch for room in rooms})
+        await self.hand_over(rooms, "this server is stopping; reconnect")
         log.info("node %s drained: %d rooms handed over", self.node_id, len(rooms))
         return len(rooms)
 
+    async def hand_over(
+        self, rooms: list[Room], reason: str, *, reserve_seconds: float | None = None
+    ) -> None:
+        """Stop serving ``rooms`` here and release their leases for another node (for
+        ``reserve_seconds``, only the node that asked for each); their clients get
+        ``room_moved`` (close 4009) and reconnect through the proxy."""
+        for room in rooms:
+            if self.rooms.get(room.code) is room:
+                del self.rooms[room.code]
+            room.end_connections(ROOM_MOVED, error_message("room_moved", reason))
+        for room in rooms:
+            async with room.lock:  # a move being committed finishes first
+                await room.close()
+        await self.storage.release_rooms(
+            self.node_id,
+            {room.code: room.epoch for room in rooms},
+            reserve_seconds=reserve_seconds,
+        )
+        self.metrics.handed_over += len(rooms)
+
     async def keep_leases(self) -> None:
         held = {code: room.epoch for code, room in self.rooms.items()}
-        for code in await self.storage.renew_leases(self.node_id, held, self.config.lease_seconds):
+        lost, wanted = await self.storage.renew_leases(
+            self.node_id, held, self.config.lease_seconds
+        )
+        for code in lost:
             room = self.rooms.get(code)
             if room is not None and room.epoch == held[code]:
                 self.lost(room)
+        handed = [self.rooms[code] for code in wanted if code in self.rooms]
+        if handed:
+            await self.hand_over(
+                handed,
+                "this room moves to another server; reconnect",
+                reserve_seconds=self.config.lease_seconds,
+            )
         if self.draining:
             return
-        for code in await self.storage.claimable_rooms():
+        for code in await self.storage.claimable_rooms(self.node_id):
             await self.adopt(code)
 
     def rooms_of(self, client: str) -> int:
