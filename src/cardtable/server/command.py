@@ -24,6 +24,13 @@ def _processes(text: str) -> int:
     return value
 
 
+def _lease(text: str) -> float:
+    value = _seconds(text)
+    if value < 0.3:
+        raise argparse.ArgumentTypeError(f"must be at least 0.3 seconds, got {text}")
+    return value
+
+
 def _seconds(text: str) -> float:
     value = float(text)
     if not value >= 0:
@@ -52,6 +59,20 @@ def add_serve_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
         action="store_true",
         help="upgrade a PostgreSQL schema older than this version's (stop the nodes "
         "running the old version first); without it such a start is refused",
+    )
+    serve.add_argument(
+        "--node-id",
+        metavar="NAME",
+        help="this node's name in room leases (default: host name, process id and a "
+        "random suffix)",
+    )
+    serve.add_argument(
+        "--lease-seconds",
+        type=_lease,
+        default=15.0,
+        metavar="S",
+        help="how long a room's lease lasts unrenewed: a dead node's rooms move to "
+        "another node after about this long (15)",
     )
     serve.add_argument(
         "--bot-pause", type=_seconds, default=0.6, help="seconds a bot waits before moving (0.6)"
@@ -119,6 +140,8 @@ def serve_config(args: argparse.Namespace) -> ServerConfig:
         data_dir=data,
         db_url=args.db,
         migrate=args.migrate,
+        node_id=args.node_id,
+        lease_seconds=args.lease_seconds,
         bot_pause=args.bot_pause,
         bot_processes=args.bot_processes,
         grace_seconds=args.grace,
