@@ -64,9 +64,12 @@ class Node:
         )
         deadline = time.monotonic() + STARTUP
         while time.monotonic() < deadline:
-            with contextlib.suppress(OSError, ValueError), urllib.request.urlopen(
-                f"http://127.0.0.1:{self.port}/health", timeout=1
-            ) as response:
+            with (
+                contextlib.suppress(OSError, ValueError),
+                urllib.request.urlopen(
+                    f"http://127.0.0.1:{self.port}/health", timeout=1
+                ) as response,
+            ):
                 if json.load(response)["status"] == "ok":
                     return
             assert self.process.poll() is None, "node exited"

@@ -63,8 +63,7 @@ def add_serve_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
     serve.add_argument(
         "--node-id",
         metavar="NAME",
-        help="this node's name in room leases (default: host name, process id and a "
-        "random suffix)",
+        help="this node's name in room leases (default: host name, process id and a random suffix)",
     )
     serve.add_argument(
         "--lease-seconds",
