@@ -180,7 +180,8 @@ class Player(threading.Thread):
                         hello["last_version"] = self.version
                     ws.send(json.dumps(hello))
                     while True:
-                        message = json.loads(ws.recv(timeout=30))
+                        # A node that stopped answering (SIGSTOP) is left after 8 s.
+                        message = json.loads(ws.recv(timeout=8))
                         if message["type"] == "error" and message["code"] in (
                             "room_elsewhere",
                             "room_moved",
@@ -225,8 +226,19 @@ class Player(threading.Thread):
         return False
 
 
-@pytest.mark.parametrize("seed", [1, 2])
-def test_killing_the_owner_behind_nginx_loses_no_move(tmp_path, postgres_url, seed):
+def _metric(port: int, name: str) -> float:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as response:
+        for line in response.read().decode().splitlines():
+            if line.startswith(name + " "):
+                return float(line.split()[1])
+    raise AssertionError(f"no metric {name}")
+
+
+@pytest.mark.parametrize(("mode", "seed"), [("kill", 1), ("kill", 2), ("stop", 3)])
+def test_losing_the_owner_behind_nginx_loses_no_move(tmp_path, postgres_url, mode, seed):
+    """``kill``: SIGKILL the owner, then start it again. ``stop``: SIGSTOP the owner
+    until the other node has taken the room over, then SIGCONT (split brain): its
+    writes are refused, its clients are moved, and the history does not fork."""
     nginx = _nginx_or_skip()
     rng = random.Random(seed)
     nodes = [Node(postgres_url, name, free_port()) for name in ("n1", "n2")]
@@ -293,9 +305,26 @@ def test_killing_the_owner_behind_nginx_loses_no_move(tmp_path, postgres_url, se
                 break
             (owner,) = rows(postgres_url, "SELECT owner FROM rooms WHERE code = :c", c=code)[0]
             victim = next(node for node in nodes if node.node_id() == owner)
-            victim.kill()
             kills += 1
-            victim.start()  # back as a new node; the room may move back to it
+            if mode == "kill":
+                victim.kill()
+                victim.start()  # back as a new node; the room may move back to it
+                continue
+            assert victim.process is not None
+            os.killpg(victim.process.pid, signal.SIGSTOP)
+            deadline = time.monotonic() + 60
+            while rows(postgres_url, "SELECT owner FROM rooms WHERE code = :c", c=code)[0][0] in (
+                owner,
+                None,
+            ):
+                assert time.monotonic() < deadline, "the room was not taken over"
+                time.sleep(0.1)
+            os.killpg(victim.process.pid, signal.SIGCONT)
+            # Awake, the old owner finds its lease gone: it drops the room, for good.
+            deadline = time.monotonic() + 30
+            while _metric(victim.port, "cardtable_lease_lost_total") < 1:
+                assert time.monotonic() < deadline, "the old owner kept the room"
+                time.sleep(0.1)
         for player in players:
             assert player.finished.wait(GAME_TIMEOUT), "a player never saw the end"
             assert player.error is None, player.error

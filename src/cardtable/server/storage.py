@@ -272,6 +272,7 @@ class Storage:
         writer_thread: bool = True,
         migrate: bool = False,
         migrations: Path = MIGRATIONS,
+        stall_seconds: float = 15.0,
     ) -> None:
         """``writer_thread``: with an SQLite file, commit moves from a thread of its own
         (False runs them through the async engine, as for every other database).
@@ -282,6 +283,8 @@ class Storage:
         self.writer_thread = writer_thread
         self.migrate = migrate
         self.migrations = migrations
+        #: PostgreSQL: the longest a transaction may sit idle or wait for a lock.
+        self.stall_seconds = stall_seconds
         #: What opening did to the schema (None: it was at the head already).
         self.migration: Migration | None = None
         self._lock: DataFolderLock | None = None
@@ -309,7 +312,20 @@ class Storage:
             database.parent.mkdir(parents=True, exist_ok=True)
             self._lock = DataFolderLock(database)
             self._lock.acquire()
-        engine = create_async_engine(self.url)
+        options: dict[str, Any] = {}
+        if url.get_backend_name() == "postgresql" and url.get_driver_name() == "asyncpg":
+            # A node paused in the middle of a transaction (SIGSTOP, a VM freeze) would
+            # hold its rooms' row locks, and so block the node taking them over, for as
+            # long as it stays paused: PostgreSQL ends such a transaction after a lease,
+            # and a claim waits for a lock at most that long.
+            stall = str(max(1, int(self.stall_seconds * 1000)))
+            options["connect_args"] = {
+                "server_settings": {
+                    "idle_in_transaction_session_timeout": stall,
+                    "lock_timeout": stall,
+                }
+            }
+        engine = create_async_engine(self.url, **options)
         if self.is_sqlite:
             sa.event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         self.engine = engine

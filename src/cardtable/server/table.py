@@ -34,7 +34,9 @@ class Table:
 
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
-        self.storage = Storage(config.database_url(), migrate=config.migrate)
+        self.storage = Storage(
+            config.database_url(), migrate=config.migrate, stall_seconds=config.lease_seconds
+        )
         self.bots = BotPool(
             config.bot_processes,
             config.review_workers,
