@@ -200,3 +200,25 @@ def test_a_drained_node_hands_its_rooms_to_another_at_once(postgres_url):
             await a.close()
 
     asyncio.run(scenario())
+
+
+def test_the_rooms_per_client_limit_holds_whichever_node_a_client_reaches(postgres_url):
+    async def scenario() -> None:
+        a = _node(postgres_url, "node-a", rooms_per_client=2)
+        b = _node(postgres_url, "node-b", rooms_per_client=2)
+        await a.open()
+        await b.open()
+        try:
+            await a.create_room("skyjo", {"players": 2}, None, None, "198.51.100.7")
+            await b.create_room("skyjo", {"players": 2}, None, None, "198.51.100.7")
+            for table in (a, b):
+                with pytest.raises(RoomError) as refused:
+                    await table.create_room("skyjo", {"players": 2}, None, None, "198.51.100.7")
+                assert refused.value.code == "too_many_rooms"
+            assert await b.rooms_of("198.51.100.7") == 2
+            await a.create_room("skyjo", {"players": 2}, None, None, "198.51.100.8")
+        finally:
+            await b.close()
+            await a.close()
+
+    asyncio.run(scenario())

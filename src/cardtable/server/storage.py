@@ -610,6 +610,16 @@ class Storage:
             )
             return list(result.scalars())
 
+    async def live_rooms_of(self, client: str) -> int:
+        """Live rooms created by ``client`` (an address), whichever node serves them."""
+        async with self._engine().connect() as connection:
+            result = await connection.execute(
+                sa.select(sa.func.count())
+                .select_from(rooms)
+                .where(rooms.c.client == client, rooms.c.status.in_(LIVE_STATUSES))
+            )
+            return int(result.scalar_one())
+
     async def room_is_live(self, code: str) -> bool:
         async with self._engine().connect() as connection:
             result = await connection.execute(

@@ -54,9 +54,10 @@ class Table:
         self._dropping: set[asyncio.Task[None]] = set()
         #: Draining (see :meth:`drain`): no new room, no adoption, rooms handed over.
         self.draining = False
-        #: Rooms being created per client address (counted against the limit while the
-        #: database insert is under way, so simultaneous requests cannot pass it together).
-        self._creating: Counter[str] = Counter()
+        #: Per client address: the lock its room creations take turns on, and how many
+        #: requests hold or wait for it (see :meth:`create_room`).
+        self._creating: dict[str, asyncio.Lock] = {}
+        self._waiting: Counter[str] = Counter()
         self._sweeper: asyncio.Task[None] | None = None
         self.is_open = False
         #: Post-game reviews being worked out in the bot threads (see ``Room.review``).
@@ -248,9 +249,9 @@ class Table:
         for code in await self.storage.claimable_rooms(self.node_id):
             await self.adopt(code)
 
-    def rooms_of(self, client: str) -> int:
-        live = sum(1 for room in self.rooms.values() if room.client == client)
-        return live + self._creating[client]
+    async def rooms_of(self, client: str) -> int:
+        """Live rooms ``client`` created, on every node (read from the database)."""
+        return await self.storage.live_rooms_of(client)
 
     async def create_room(
         self,
@@ -260,20 +261,29 @@ class Table:
         name: str | None,
         client: str,
     ) -> dict[str, Any]:
-        """A new room in the lobby; its host token, and a seat token if ``name`` is given."""
+        """A new room in the lobby; its host token, and a seat token if ``name`` is given.
+
+        One client's creations on this node run one at a time (``_creating``), so
+        simultaneous requests cannot all pass the limit before any room is stored.
+        Across nodes the count comes from the database: simultaneous requests on
+        different nodes could pass it together, by one room per node at most.
+        """
         if self.draining:
             raise RoomError("draining", "this server is stopping; try again in a moment")
-        if self.rooms_of(client) >= self.config.rooms_per_client:
-            raise RoomError(
-                "too_many_rooms", f"at most {self.config.rooms_per_client} live rooms per client"
-            )
-        self._creating[client] += 1
+        lock = self._creating.setdefault(client, asyncio.Lock())
+        self._waiting[client] += 1
         try:
-            return await self._create_room(game_name, options, specs, name, client)
+            async with lock:
+                if await self.rooms_of(client) >= self.config.rooms_per_client:
+                    raise RoomError(
+                        "too_many_rooms",
+                        f"at most {self.config.rooms_per_client} live rooms per client",
+                    )
+                return await self._create_room(game_name, options, specs, name, client)
         finally:
-            self._creating[client] -= 1
-            if not self._creating[client]:
-                del self._creating[client]
+            self._waiting[client] -= 1
+            if not self._waiting[client]:
+                del self._waiting[client], self._creating[client]
 
     async def _create_room(
         self,
