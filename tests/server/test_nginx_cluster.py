@@ -46,8 +46,8 @@ def _nginx_or_skip() -> str:
 
 
 class Node:
-    def __init__(self, url: str, name: str, port: int) -> None:
-        self.url, self.name, self.port = url, name, port
+    def __init__(self, url: str, name: str, port: int, lease: float = LEASE) -> None:
+        self.url, self.name, self.port, self.lease = url, name, port, lease
         self.process: subprocess.Popen[bytes] | None = None
         self.generation = 0
 
@@ -56,7 +56,7 @@ class Node:
         node_id = f"{self.name}-{self.generation}"  # a restarted process is a new node
         command = [
             sys.executable, "-m", "cardtable.cli", "serve", "--db", self.url,
-            "--port", str(self.port), "--node-id", node_id, "--lease-seconds", str(LEASE),
+            "--port", str(self.port), "--node-id", node_id, "--lease-seconds", str(self.lease),
             "--bot-pause", "0.02", "--grace", "600", "--bot-processes", "1",
         ]  # fmt: skip
         self.process = subprocess.Popen(
