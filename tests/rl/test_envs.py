@@ -233,3 +233,23 @@ def test_bench_command_reports_steps_per_second(capsys, tmp_path) -> None:
     assert "aec" in out and "gym x2" in out
     assert "sync x2" in out
     assert path.read_text().count("steps_per_second") == 4
+
+
+def test_the_skipbo_learner_meets_greedy_by_default_and_is_paid() -> None:
+    # Random Skip-Bo opponents bury every card that fits: a random learner facing them
+    # ends its 2-player games blocked, unpaid. Facing greedy, it loses them: a reward.
+    assert gym_env("skyjo").opponent_names == ["random"] * 3
+    env = gym_env("skipbo")
+    assert env.opponent_names == ["greedy"]
+    rng = np.random.default_rng(3)
+    paid = 0
+    for episode in range(5):
+        _, info = env.reset(seed=episode)
+        done, total = False, 0.0
+        while not done:
+            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            _, reward, terminated, truncated, info = env.step(action)
+            total += float(reward)
+            done = terminated or truncated
+        paid += total != 0
+    assert paid >= 4

@@ -149,3 +149,20 @@ def test_zero_games_gives_empty_statistics():
     result = tournament(RaceRules(), ["random"], games=0)
     assert result.games == 0 and result.bot("random").wins == 0
     assert (result.bot("random").win_rate.low, result.bot("random").win_rate.high) == (0.0, 1.0)
+
+
+def test_blocked_rounds_are_counted_beside_blocked_games() -> None:
+    from cardtable.skipbo import GAME as SKIPBO
+    from cardtable.skipbo import SkipBoRules
+
+    # Random players bury every card that fits: these 2-player games end blocked.
+    blocked = run_tournament(SKIPBO, SkipBoRules(players=2), ["random"], 4, 1)
+    assert blocked.blocked == 4 and blocked.blocked_rounds == 4 and blocked.total_rounds == 4
+    # A match of rounds: three blocked rounds in a row end it on the points so far.
+    rules = SkipBoRules(players=3, stock_size=6, rounds=True, target=100)
+    match = run_tournament(SKIPBO, rules, ["random"], 6, 1)
+    assert match.blocked_rounds == sum(record.blocked_rounds for record in match.records)
+    assert match.blocked_rounds > 0
+    assert match.to_json()["blocked_rounds"] == match.blocked_rounds
+    for record in match.records:
+        assert record.to_json()["blocked_rounds"] == record.blocked_rounds <= record.rounds
