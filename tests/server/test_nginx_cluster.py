@@ -303,8 +303,14 @@ def test_losing_the_owner_behind_nginx_loses_no_move(tmp_path, postgres_url, mod
                 time.sleep(0.05)
             if all(p.finished.is_set() for p in players):
                 break
-            (owner,) = rows(postgres_url, "SELECT owner FROM rooms WHERE code = :c", c=code)[0]
-            victim = next(node for node in nodes if node.node_id() == owner)
+            live = {node.node_id(): node for node in nodes}
+            owner = None
+            deadline = time.monotonic() + 60
+            while owner not in live:  # a live node holds it (not dead, not in a hand-over)
+                assert time.monotonic() < deadline, "no live node took the room"
+                (owner,) = rows(postgres_url, "SELECT owner FROM rooms WHERE code = :c", c=code)[0]
+                time.sleep(0.05)
+            victim = live[owner]
             kills += 1
             if mode == "kill":
                 victim.kill()
