@@ -17,12 +17,13 @@ from typing import Any
 
 from . import __version__
 from .argtypes import positive_float, positive_int
+from .bench.loadtest import add_loadtest_parser, run_loadtest_cli
 from .bots import bot_names
 from .bots.registry import parse_bot_name
 from .core import Game, OptionError, RulesBase
 from .games import game_names, get_game
 from .rl.bench import add_rl_bench_arguments
-from .server.command import add_loadtest_parser, add_serve_parser, run_loadtest, run_serve
+from .server.command import add_serve_parser, run_serve
 from .sim.bench import run_bench
 from .sim.tournament import run_tournament
 from .tui.command import add_play_parser, run_play
@@ -360,7 +361,7 @@ COMMANDS = {
     "review": _review,
     "ladder": _ladder,
     "serve": run_serve,
-    "loadtest": run_loadtest,
+    "loadtest": run_loadtest_cli,
 }
 
 

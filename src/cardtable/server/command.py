@@ -1,4 +1,4 @@
-"""``cardtable serve`` (and ``cardtable loadtest``): argparse wiring for the CLI."""
+"""``cardtable serve``: argparse wiring for the CLI."""
 
 from __future__ import annotations
 
@@ -130,20 +130,3 @@ def run_serve(args: argparse.Namespace) -> None:
     # the 500-room p99 move latency from about 170 ms to about 70 ms (operations.md).
     gc.set_threshold(50_000, 20, 1_000)
     uvicorn.run(create_app(config), **uvicorn_options(args, config))
-
-
-def add_loadtest_parser(
-    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
-) -> None:
-    from .loadtest import add_loadtest_arguments
-
-    loadtest = subparsers.add_parser(
-        "loadtest", help="drive many rooms of scripted players against a table server"
-    )
-    add_loadtest_arguments(loadtest)
-
-
-def run_loadtest(args: argparse.Namespace) -> None:
-    from .loadtest import run_loadtest_command
-
-    run_loadtest_command(args)
