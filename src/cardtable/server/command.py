@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from ..argtypes import positive_int
-from .config import ServerConfig, default_data_dir
+from ..settings import default_data_dir, settings
+from .config import ServerConfig
 
 
 def _seconds(text: str) -> float:
@@ -27,8 +28,9 @@ def add_serve_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
     serve.add_argument(
         "--db",
         metavar="URL",
-        help="database URL, e.g. postgresql+asyncpg://user:pw@host/db "
-        "(default: SQLite in the data folder)",
+        help="database URL, e.g. postgresql+asyncpg://user:pw@host/db (default: "
+        "$CARDTABLE_DB, which keeps a password off the command line, else SQLite in the "
+        "data folder)",
     )
     serve.add_argument(
         "--data",
@@ -89,10 +91,10 @@ def add_serve_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
 
 
 def serve_config(args: argparse.Namespace) -> ServerConfig:
-    data = args.data if args.data is not None else default_data_dir()
+    shared = settings()
     return ServerConfig(
-        data_dir=data,
-        db_url=args.db,
+        data_dir=args.data if args.data is not None else shared.data_dir(),
+        db_url=args.db if args.db is not None else shared.db,
         bot_pause=args.bot_pause,
         grace_seconds=args.grace,
         allowed_origins=tuple(args.allow_origin),
@@ -122,7 +124,7 @@ def run_serve(args: argparse.Namespace) -> None:
 
     config = serve_config(args)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
-    where = config.database_url() if args.db is None else args.db.split("@")[-1]
+    where = config.database_url().split("@")[-1]  # never the user and password
     print(f"cardtable table: open http://{args.host}:{args.port}/ (database: {where})", flush=True)
     sys.stdout.flush()
     # Rooms, states and views are many small long-lived objects, so Python's default

@@ -92,7 +92,7 @@ def parse_target(text: str) -> tuple[str, str]:
 
 def seat_file() -> Path:
     """Where seat tokens are kept to resume a seat: ``seats.json`` in the data folder."""
-    from ..server.config import default_data_dir  # standard library only
+    from ..settings import default_data_dir
 
     return default_data_dir() / "seats.json"
 
