@@ -24,6 +24,7 @@ from textual.widgets import Static
 from ..bots import bot_names
 from ..core import OptionError, RulesBase
 from .options import OptionSpec, bounds, option_specs
+from .screens import TextScreen
 from .source import GameSource, RefusedError
 from .words import Words
 
@@ -438,8 +439,6 @@ class LobbyScreen(ModalScreen[None]):
             self.draw()
 
     def action_help(self) -> None:
-        from .app import TextScreen  # the app's module imports this one
-
         w = self.words
         page = Text(w("lobby.help_title") + "\n\n", style="bold")
         page.append(w("lobby.help") + "\n\n")
