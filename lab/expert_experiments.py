@@ -77,7 +77,7 @@ from typing import Any
 
 from cardtable.bots import skipbo_hard
 from cardtable.bots.montecarlo import Budget, improve
-from cardtable.bots.skipbo_expert import SkipBoExpert, _skipbo_progress
+from cardtable.bots.skipbo_expert import SkipBoExpert, skipbo_progress
 from cardtable.bots.skipbo_hard import HardBot, PlanFollowingBot, _Planner
 from cardtable.core import GameState, Rng
 from cardtable.games import get_game
@@ -148,7 +148,7 @@ class OracleMC:
                 ):
                     copy._apply(policies[copy.current].choose(copy, rng))
                     steps += 1
-                totals[action] += _skipbo_progress(state, copy, state.current)[0]
+                totals[action] += skipbo_progress(state, copy, state.current)[0]
         best, best_value = first, totals[first]
         for action in moves:
             if totals[action] > best_value:
@@ -316,7 +316,7 @@ class LeafExpert(SkipBoExpert):
         self.leaf = leaf
 
     def _outcome(self, start: Any, end: Any, seat: int) -> tuple[float, float]:
-        value, other = _skipbo_progress(start, end, seat)
+        value, other = skipbo_progress(start, end, seat)
         if len(end.round_log) > len(start.round_log):
             return value, other
         team = start.rules.team(seat)

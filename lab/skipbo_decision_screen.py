@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from multiprocessing import Pool
 from typing import Any
 
-from cardtable.bots.skipbo_expert import SkipBoExpert, _skipbo_progress
+from cardtable.bots.skipbo_expert import SkipBoExpert, skipbo_progress
 from cardtable.bots.skipbo_hard import HardBot, PlanFollowingBot
 from cardtable.core import Rng
 from cardtable.games import get_game
@@ -80,7 +80,7 @@ def judge(state: SkipBoState, action: int) -> tuple[float, ...]:
         ):
             copy.advance(policies[copy.current].choose(copy, rng))
             moves += 1
-        values.append(_skipbo_progress(state, copy, state.current)[0])
+        values.append(skipbo_progress(state, copy, state.current)[0])
     while copy.final is None and len(copy.round_log) == len(state.round_log) and moves < 20000:
         copy.advance(policies[copy.current].choose(copy, rng))
         moves += 1

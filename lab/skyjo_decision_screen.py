@@ -32,7 +32,7 @@ from multiprocessing import Pool
 from typing import Any
 
 from cardtable.bots.montecarlo import ROLLOUT_MOVE_LIMIT
-from cardtable.bots.skyjo_expert import _skyjo_outcome, _skyjo_round_over
+from cardtable.bots.skyjo_expert import skyjo_outcome, skyjo_round_over
 from cardtable.bots.skyjo_hard import HardBot
 from cardtable.core import Rng
 from cardtable.games import get_game
@@ -58,10 +58,10 @@ def judge(state: SkyjoState, action: int) -> float:
     policy = HardBot()
     rng = Rng(0)
     moves = 0
-    while not _skyjo_round_over(state, copy) and moves < ROLLOUT_MOVE_LIMIT:
+    while not skyjo_round_over(state, copy) and moves < ROLLOUT_MOVE_LIMIT:
         copy.advance(policy.choose(copy, rng))
         moves += 1
-    return _skyjo_outcome(state, copy, state.player)[0]
+    return skyjo_outcome(state, copy, state.player)[0]
 
 
 def positions(seed: int, game_index: int, every: int) -> list[SkyjoState]:
