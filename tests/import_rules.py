@@ -19,7 +19,8 @@ from pathlib import Path
 
 #: The engines, each a pure rules package over the core.
 ENGINES = frozenset({"skipbo", "skyjo"})
-#: Leaves every layer may use: the version string, argparse value types, the catalogs.
+#: What every layer above the engines may use: the version string, argparse value
+#: types, the settings, the catalogs (which word the core's refusals).
 LEAVES = frozenset({"__init__", "argtypes", "i18n", "settings"})
 #: What every front end may use: everything below the front ends.
 BELOW_FRONT_ENDS = frozenset({"core", "games", "rules_options", "bots", "sim"}) | ENGINES | LEAVES
@@ -29,7 +30,7 @@ ALLOWED: dict[str, frozenset[str] | None] = {
     "core": frozenset(),
     "__init__": frozenset(),
     "argtypes": frozenset(),
-    "i18n": frozenset(),
+    "i18n": frozenset({"core"}),  # words the core's refusal keys
     "settings": frozenset(),
     "skipbo": frozenset({"core"}),
     "skyjo": frozenset({"core"}),

@@ -11,7 +11,7 @@ from .errors import (
 from .game import JSON, Event, Game, GameState, Outcome, Result, RoundResult, require_keys
 from .options import ALLOWED, RulesBase, check_bool, check_int, check_optional_int, option_error
 from .playout import play_random
-from .refusal import Refusal, render_refusal
+from .refusal import Refusal, fill_refusal
 from .rng import Rng
 
 __all__ = [
@@ -38,8 +38,8 @@ __all__ = [
     "check_int",
     "check_optional_int",
     "check_state",
+    "fill_refusal",
     "option_error",
     "play_random",
-    "render_refusal",
     "require_keys",
 ]

@@ -10,8 +10,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..bots.advisor import ReasonPart, render_reason
-from ..core import Refusal, render_refusal
+from ..core import Refusal
 from ..i18n import FALLBACK, catalog, translate
+from ..i18n.refusals import render_refusal
 
 JSON = dict[str, Any]
 
