@@ -5,6 +5,12 @@ Each language is one flat JSON catalog in this package (``en.json``, ``fr.json``
 placeholders. Card and pile names follow each language's rule sheet.
 :func:`translate` falls back to English for a key a catalog lacks, and records
 the miss so tests can insist that nothing is missing.
+
+A text that counts something is a plural group: one key per CLDR plural category
+(``lobby.waiting_players.one``, ``lobby.waiting_players.other``, and ``.many`` or
+``.few`` where a language wants them), chosen by :func:`translate_count` with
+Babel's CLDR rules for the language; a category a catalog does not give falls back
+to ``.other``. Every group has at least ``.one`` and ``.other``.
 """
 
 from __future__ import annotations
@@ -13,7 +19,7 @@ import functools
 import json
 import os
 import string
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from importlib import resources
 
 LANGUAGES: tuple[str, ...] = ("en", "fr", "de", "it")
@@ -58,6 +64,25 @@ def translate(lang: str, key: str, **params: object) -> str:
     return text.format(**params) if params else text
 
 
+@functools.cache
+def _plural_rule(lang: str) -> Callable[[int], str]:
+    from babel import Locale  # only the texts that count something need it
+
+    rule: Callable[[int], str] = Locale.parse(lang).plural_form
+    return rule
+
+
+def plural_key(lang: str, key: str, count: int) -> str:
+    """The key of ``key``'s plural group that words ``count`` in ``lang`` (CLDR rules)."""
+    chosen = f"{key}.{_plural_rule(lang)(abs(count))}"
+    return chosen if chosen in catalog(lang) or chosen in catalog(FALLBACK) else f"{key}.other"
+
+
+def translate_count(lang: str, key: str, count: int, **params: object) -> str:
+    """The text of the plural group ``key`` for ``count`` (passed as ``{count}`` too)."""
+    return translate(lang, plural_key(lang, key, count), count=count, **params)
+
+
 def placeholders(text: str) -> set[str]:
     """The names of the ``{placeholders}`` in ``text``."""
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
@@ -75,5 +100,7 @@ __all__ = [
     "default_language",
     "missing",
     "placeholders",
+    "plural_key",
     "translate",
+    "translate_count",
 ]

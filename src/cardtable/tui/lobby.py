@@ -158,7 +158,7 @@ class LobbyScreen(ModalScreen[None]):
         page.append("\n")
         free = sum(1 for info in seats if info.get("kind") == "human" and not info.get("taken"))
         if self.host:
-            status = w("lobby.waiting_players", count=free) if free else w("lobby.ready")
+            status = w.count("lobby.waiting_players", free) if free else w("lobby.ready")
         else:
             status = w("lobby.wait_host")
         page.append(status + "\n", style="bold")

@@ -80,7 +80,7 @@ class SkipBoApp(TableApp):
             for player in view["players"]:
                 page.append(
                     f"  {w.who(player['seat']):<28} "
-                    f"{w('skipbo.left', count=player['stock_size'])}\n"
+                    f"{w.count('skipbo.left', player['stock_size'])}\n"
                 )
         page.append_text(self.final_keys())
         return page
