@@ -32,12 +32,20 @@ _missing: set[tuple[str, str]] = set()
 @functools.cache
 def catalog(lang: str) -> dict[str, str]:
     """The catalog of ``lang`` (a copy is not made: do not modify it)."""
+    return read_catalog(lang, f"{lang}.json")
+
+
+def read_catalog(lang: str, name: str) -> dict[str, str]:
+    """The catalog file ``name`` of this package (``fr.json``, ``web/fr.json``) for
+    ``lang``, checked to be a JSON object of strings."""
     if lang not in LANGUAGES:
         raise KeyError(f"unknown language {lang!r}; known: {', '.join(LANGUAGES)}")
-    text = resources.files(__package__).joinpath(f"{lang}.json").read_text(encoding="utf-8")
+    text = resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
     data = json.loads(text)
-    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
-        raise ValueError(f"{lang}.json must be a JSON object of strings")
+    if not isinstance(data, dict) or not all(
+        isinstance(key, str) and isinstance(value, str) for key, value in data.items()
+    ):
+        raise ValueError(f"{name} must be a JSON object of strings")
     return data
 
 
@@ -101,6 +109,7 @@ __all__ = [
     "missing",
     "placeholders",
     "plural_key",
+    "read_catalog",
     "translate",
     "translate_count",
 ]

@@ -57,6 +57,7 @@ class SkipBoApp(TableApp):
         return -total
 
     ROUND_TOTALS = "scores"
+    CURRENT = "current"
 
     def round_heading(self, event: JSON) -> Text:
         return Text(self.words.event(event) or "")
@@ -91,16 +92,6 @@ class SkipBoApp(TableApp):
         self.say("")
         self.redraw()
 
-    async def guard(self) -> JSON | None:
-        view = self.source.view()
-        if view["result"] is not None:
-            self.say(self.words("msg.over"))
-            return None
-        if view["current"] != view["seat"]:
-            self.say(self.words("msg.not_your_turn"))
-            return None
-        return view
-
     def partner_ok(self, view: JSON) -> bool:
         if view["rules"].get("teams"):
             return True
@@ -108,7 +99,7 @@ class SkipBoApp(TableApp):
         return False
 
     async def action_hand(self, slot: int) -> None:
-        view = await self.guard()
+        view = self.turn_view()
         if view is None:
             return
         if slot >= len(view.get("hand", [])):
@@ -117,13 +108,13 @@ class SkipBoApp(TableApp):
         self.select(Place("hand", slot))
 
     async def action_stock(self, partner: bool) -> None:
-        view = await self.guard()
+        view = self.turn_view()
         if view is None or (partner and not self.partner_ok(view)):
             return
         self.select(Place("stock", 0, partner))
 
     async def action_discard(self, index: int, partner: bool) -> None:
-        view = await self.guard()
+        view = self.turn_view()
         if view is None or (partner and not self.partner_ok(view)):
             return
         place = Place("discard", index, partner)
@@ -136,7 +127,7 @@ class SkipBoApp(TableApp):
         self.select(place)
 
     async def action_building(self, index: int) -> None:
-        view = await self.guard()
+        view = self.turn_view()
         if view is None:
             return
         if self.selected is None:
@@ -153,7 +144,7 @@ class SkipBoApp(TableApp):
             self.selected = None
 
     async def action_end_turn(self) -> None:
-        if await self.guard() is not None:
+        if self.turn_view() is not None:
             self.selected = None
             await self.play(EndTurn())
 

@@ -56,6 +56,7 @@ class SkyjoApp(TableApp):
         return text
 
     ROUND_TOTALS = "totals"
+    CURRENT = "current_player"
 
     def round_heading(self, event: JSON) -> Text:
         w = self.words
@@ -84,15 +85,15 @@ class SkyjoApp(TableApp):
         self.redraw()
 
     async def action_draw(self) -> None:
-        if await self.guard():
+        if self.turn_view() is not None:
             await self.play(DrawFromDeck())
 
     async def action_take(self) -> None:
-        if await self.guard():
+        if self.turn_view() is not None:
             await self.play(TakeDiscard())
 
     async def action_place(self) -> None:
-        if not await self.guard():
+        if self.turn_view() is None:
             return
         view = self.source.view()
         pos = self.cursor.pos
@@ -104,15 +105,5 @@ class SkyjoApp(TableApp):
             await self.play(Exchange(pos))
 
     async def action_flip(self) -> None:
-        if await self.guard():
+        if self.turn_view() is not None:
             await self.play(DiscardAndReveal(self.cursor.pos))
-
-    async def guard(self) -> bool:
-        view = self.source.view()
-        if view["result"] is not None:
-            self.say(self.words("msg.over"))
-            return False
-        if view["current_player"] != view["seat"]:
-            self.say(self.words("msg.not_your_turn"))
-            return False
-        return True

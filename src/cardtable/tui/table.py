@@ -270,6 +270,8 @@ class TableApp(App[None]):
 
     ROUND_TOTALS: ClassVar[str]
     """The key of the round-end event that holds each seat's running total."""
+    CURRENT: ClassVar[str]
+    """The key of the view that holds the seat to move (None once the game is over)."""
 
     @abstractmethod
     def round_heading(self, event: JSON) -> Text: ...
@@ -433,6 +435,17 @@ class TableApp(App[None]):
     def my_turn(self, view: JSON) -> bool:
         return bool(view.get("legal_actions"))
 
+    def turn_view(self) -> JSON | None:
+        """The view when we are to move; else None, with why on the message line."""
+        view = self.source.view()
+        if view["result"] is not None:
+            self.say(self.words("msg.over"))
+            return None
+        if view[self.CURRENT] != view["seat"]:
+            self.say(self.words("msg.not_your_turn"))
+            return None
+        return view
+
     async def play(self, move: Any) -> bool:
         """Submit ``move``; explain a refusal on the message line. True when it was played."""
         try:
@@ -456,10 +469,7 @@ class TableApp(App[None]):
         self.push_screen(TextScreen(self.help_page(), "help"))
 
     async def action_hint(self) -> None:
-        if (
-            self.source.view()["current_player" if self.source.game.name == "skyjo" else "current"]
-            != self.source.seat
-        ):
+        if self.source.view()[self.CURRENT] != self.source.seat:
             self.say(self.words("msg.no_hint"))
             return
         self.say(self.words("msg.thinking"))
