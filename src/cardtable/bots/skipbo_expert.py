@@ -198,7 +198,7 @@ class SkipBoExpert:
             for first, score in planner.by_first.items():
                 if first is None or score < best - self.margin:
                     continue
-                action = skipbo_hard.HardBot._action(state, first)
+                action = skipbo_hard.plan_step_action(state, first)
                 if action in legal:
                     close.append(action)
             stop = planner.by_first.get(None)
