@@ -299,7 +299,7 @@ def _demo(args: argparse.Namespace) -> None:
     from .sim.report import print_tournament
 
     console = _console()
-    console.print("The web table (`cardtable serve`) is coming; until then, two short tournaments.")
+    console.print("Two short tournaments between bots; `cardtable serve` opens the web table.")
     demos = [
         ("skipbo", {"players": 4, "teams": True}, ["greedy", "random"]),
         ("skyjo", {"players": 4}, ["greedy", "random"]),
