@@ -89,6 +89,9 @@ def _build_parser() -> argparse.ArgumentParser:
         "rules", help="list a game's rules options, their allowed values and defaults"
     )
     rules.add_argument("game", metavar="GAME", choices=game_names(), help=", ".join(game_names()))
+    rules.add_argument(
+        "--markdown", action="store_true", help="the options table of docs/rules/GAME.md"
+    )
 
     review = commands.add_parser(
         "review",
@@ -316,9 +319,12 @@ def _demo(args: argparse.Namespace) -> None:
 def _rules(args: argparse.Namespace) -> None:
     """Every option of the game: the values the engine accepts (also per player count
     where its limits follow it), the default and the meaning, as JSON values."""
-    from .rules_options import options_table
+    from .rules_options import options_markdown, options_table
 
     game = _load_game(args.game)
+    if args.markdown:
+        print(options_markdown(game.name))
+        return
     heading = (
         f"{game.title} rules options (--option NAME=VALUE with sim, ladder and bench; "
         "VALUE as JSON):"

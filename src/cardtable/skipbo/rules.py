@@ -1,11 +1,12 @@
-"""Skip-Bo rules options, validated on construction (see docs/rules/skipbo.md)."""
+"""Skip-Bo rules options: each field's default, meaning, label and range, declared once
+(validated on construction; see docs/rules/skipbo.md)."""
 
 from __future__ import annotations
 
 import dataclasses
 from typing import ClassVar
 
-from ..core import RulesBase, check_bool, check_int, check_optional_int, option_error
+from ..core import Requirement, RulesBase, option
 from .cards import DECK_SIZE, HAND_SIZE
 
 MIN_PLAYERS = 2
@@ -30,43 +31,73 @@ class SkipBoRules(RulesBase):
 
     game: ClassVar[str] = "skipbo"
 
-    players: int = 2
-    """Seats at the table, 2 to 6."""
-    stock_size: int | None = None
-    """Cards in each stock pile; None means 30 for 2-4 players and 20 for 5-6."""
-    teams: bool = False
-    """Team play: 4 or 6 players, partners sit opposite each other."""
-    discard_to_partner: bool = False
-    """Team play only: a player may also end the turn on the partner's discard piles."""
-    rounds: bool = False
-    """Multi-round scoring: rounds are played until a player or team reaches ``target``."""
-    target: int = 500
-    """Points that win a multi-round match."""
-    round_bonus: int = 25
-    """Points for winning a round."""
-    points_per_card: int = 5
-    """Points per card left in the opponents' stocks (sheet 003 says 1, the others 5)."""
-    first_player: int | None = None
-    """Seat that starts round 1; None lets the seed choose (stands in for 'the youngest')."""
-    turn_limit: int = 5000
-    """Safeguard: a round still running after this many turns ends as blocked."""
-
-    def validate(self) -> None:
-        check_int("players", self.players, MIN_PLAYERS, MAX_PLAYERS)
-        top = max_stock(self.players)
-        check_optional_int("stock_size", self.stock_size, MIN_STOCK, top)
-        check_bool("teams", self.teams)
-        if self.teams and self.players not in (4, 6):
-            raise option_error("teams", self.teams, "allowed.teams_players")
-        check_bool("discard_to_partner", self.discard_to_partner)
-        if self.discard_to_partner and not self.teams:
-            raise option_error("discard_to_partner", self.discard_to_partner, "allowed.needs_teams")
-        check_bool("rounds", self.rounds)
-        check_int("target", self.target, 1, 100_000)
-        check_int("round_bonus", self.round_bonus, 0, 10_000)
-        check_int("points_per_card", self.points_per_card, 0, 1_000)
-        check_optional_int("first_player", self.first_player, 0, self.players - 1)
-        check_int("turn_limit", self.turn_limit, 100, 1_000_000)
+    players: int = option(
+        2,
+        meaning="Seats at the table.",
+        label="option.skipbo.players",
+        low=MIN_PLAYERS,
+        high=MAX_PLAYERS,
+    )
+    stock_size: int | None = option(
+        None,
+        meaning="Cards in each stock pile; None means 30 for 2-4 players and 20 for 5-6.",
+        label="option.skipbo.stock_size",
+        low=MIN_STOCK,
+        high=lambda rules: max_stock(rules.players),
+    )
+    teams: bool = option(
+        False,
+        meaning="Team play: 4 or 6 players, partners sit opposite each other.",
+        label="option.skipbo.teams",
+        requires=(Requirement("allowed.teams_players", lambda rules: rules.players in (4, 6)),),
+    )
+    discard_to_partner: bool = option(
+        False,
+        meaning="Team play only: a player may also end the turn on the partner's discard piles.",
+        label="option.skipbo.discard_to_partner",
+        requires=(Requirement("allowed.needs_teams", lambda rules: rules.teams),),
+    )
+    rounds: bool = option(
+        False,
+        meaning="Multi-round scoring: rounds are played until a player or team reaches ``target``.",
+        label="option.skipbo.rounds",
+    )
+    target: int = option(
+        500,
+        meaning="Points that win a multi-round match.",
+        label="option.skipbo.target",
+        low=1,
+        high=100_000,
+    )
+    round_bonus: int = option(
+        25,
+        meaning="Points for winning a round.",
+        label="option.skipbo.round_bonus",
+        low=0,
+        high=10_000,
+    )
+    points_per_card: int = option(
+        5,
+        meaning="Points per card left in the opponents' stocks (sheet 003 says 1, the others 5).",
+        label="option.skipbo.points_per_card",
+        low=0,
+        high=1_000,
+    )
+    first_player: int | None = option(
+        None,
+        meaning="Seat that starts round 1; None lets the seed choose (stands in for 'the "
+        "youngest').",
+        label="option.skipbo.first_player",
+        low=0,
+        high=lambda rules: rules.players - 1,
+    )
+    turn_limit: int = option(
+        5000,
+        meaning="Safeguard: a round still running after this many turns ends as blocked.",
+        label="option.skipbo.turn_limit",
+        low=100,
+        high=1_000_000,
+    )
 
     @property
     def stock(self) -> int:

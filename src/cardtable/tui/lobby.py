@@ -109,8 +109,7 @@ class LobbyScreen(ModalScreen[None]):
         return str(value)
 
     def label(self, spec: OptionSpec) -> str:
-        key = f"option.{spec.game}.{spec.name}"
-        return self.words(key) if self.words.has(key) else spec.name
+        return self.words(spec.label) if self.words.has(spec.label) else spec.name
 
     def page(self) -> Text:
         w = self.words
