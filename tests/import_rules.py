@@ -21,7 +21,7 @@ from pathlib import Path
 ENGINES = frozenset({"skipbo", "skyjo"})
 #: What every layer above the engines may use: the version string, argparse value
 #: types, the settings, the catalogs (which word the core's refusals).
-LEAVES = frozenset({"__init__", "argtypes", "i18n", "settings"})
+LEAVES = frozenset({"__init__", "argtypes", "i18n", "settings", "statuses"})
 #: What every front end may use: everything below the front ends.
 BELOW_FRONT_ENDS = frozenset({"core", "games", "rules_options", "bots", "sim"}) | ENGINES | LEAVES
 
@@ -32,6 +32,7 @@ ALLOWED: dict[str, frozenset[str] | None] = {
     "argtypes": frozenset(),
     "i18n": frozenset({"core"}),  # words the core's refusal keys
     "settings": frozenset(),
+    "statuses": frozenset(),
     "skipbo": frozenset({"core"}),
     "skyjo": frozenset({"core"}),
     # Compiled engines: the same rules as the pure engines, over the same core.
