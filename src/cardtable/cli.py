@@ -1,4 +1,6 @@
-"""The ``cardtable`` command: tournaments, benchmarks, rules options and a demonstration.
+"""The ``cardtable`` command: tournaments, ladders, benchmarks, post-game reviews, rules
+options, the web table (``serve``), the terminal client (``play``), the load test and a
+demonstration.
 
 Every user mistake (bad option, unknown bot, flag the game lacks) ends with a one-line
 message on stderr and exit status 2, like argparse's own errors; never a traceback.
