@@ -23,6 +23,8 @@ ALLOWED: dict[str, str] = {
     "allowed.unknown": "not an option; known: {known}",
     "allowed.teams_players": "team play needs 4 or 6 players",
     "allowed.needs_teams": "only with teams=true",
+    "allowed.match_points": "at least 1 when round_bonus is 0 in a match (rounds=true)",
+    "allowed.needs_no_seat": "only with first_player=null",
 }
 
 
@@ -54,6 +56,9 @@ class RulesBase:
     """Base of every game's rules object."""
 
     game: ClassVar[str] = ""
+    #: What a field absent from a stored record meant when that record was written: a
+    #: field added later takes this value, not its default, so old games replay as played.
+    recorded_defaults: ClassVar[dict[str, Any]] = {}
 
     def __post_init__(self) -> None:
         self.validate()
@@ -73,6 +78,16 @@ class RulesBase:
             if key not in names:
                 raise option_error(str(key), data[key], "allowed.unknown", known=", ".join(names))
         return cls(**data)
+
+    @classmethod
+    def from_record(cls, data: object) -> Self:
+        """Rules read back from storage (a snapshot, a room, a game file): like
+        :meth:`from_json`, but a field the record lacks means what it meant when the
+        record was written (:attr:`recorded_defaults`)."""
+        if isinstance(data, dict):
+            missing = {k: v for k, v in cls.recorded_defaults.items() if k not in data}
+            data = {**data, **missing}
+        return cls.from_json(data)
 
     def replace(self, **changes: Any) -> Self:
         """A copy with some options changed (validated like a new object)."""
