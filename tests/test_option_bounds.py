@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from cardtable.cli import main
-from cardtable.core import ALLOWED, OptionError, RulesBase, option_fields
+from cardtable.core import ALLOWED, OptionError, OptionField, RulesBase, option_fields
 from cardtable.games import game_names, get_game
 from cardtable.rules_options import PLAYERS, bounds, option_specs, player_counts
 
@@ -25,17 +25,28 @@ from .server.helpers import client
 
 
 def _contexts(game: str) -> Iterator[RulesBase]:
-    """Valid rules at every player count with every mix of the yes/no options (the
-    others at their defaults): where each field's limits may be found."""
+    """Valid rules at every player count with every mix of the yes/no options, the
+    whole numbers at their defaults or one of them at its lowest: where each field's
+    limits, and what it needs of the others, may be found."""
     rules_type = get_game(game).rules_type
-    flags = [spec.name for spec in option_specs(game) if spec.kind == "bool"]
+    specs = option_specs(game)
+    flags = [spec.name for spec in specs if spec.kind == "bool"]
+    numbers = [spec.name for spec in specs if spec.kind == "int" and spec.name != PLAYERS]
     for players, values in itertools.product(
         player_counts(game), itertools.product((False, True), repeat=len(flags))
     ):
         try:
-            yield rules_type(**{PLAYERS: players, **dict(zip(flags, values, strict=True))})
+            rules = rules_type(**{PLAYERS: players, **dict(zip(flags, values, strict=True))})
         except OptionError:
             continue
+        yield rules
+        for name in numbers:
+            found = bounds(rules, name)
+            assert found is not None
+            try:
+                yield rules.replace(**{name: found[0]})
+            except OptionError:
+                continue
 
 
 def _cases(game: str) -> list[tuple[dict[str, Any], str, object, bool, str]]:
@@ -52,6 +63,7 @@ def _cases(game: str) -> list[tuple[dict[str, Any], str, object, bool, str]]:
                 others = {k: v for k, v in base.items() if k != PLAYERS}
             else:
                 others = {k: v for k, v in base.items() if k != field.name}
+            cases += _unmet_requirements(rules, field, others, seen)
             if field.kind == "int":
                 found = bounds(rules, field.name)
                 assert found is not None, field.name
@@ -70,10 +82,6 @@ def _cases(game: str) -> list[tuple[dict[str, Any], str, object, bool, str]]:
                 if field.optional:
                     cases.append((others, field.name, None, True, words))
                 continue
-            for need in field.option.requires:
-                if not need.holds(rules) and (field.name, None, False) not in seen:
-                    seen.add((field.name, None, False))
-                    cases.append((others, field.name, True, False, ALLOWED[need.allowed_key]))
             holds = all(need.holds(rules) for need in field.option.requires)
             if holds and (field.name, None, True) not in seen:
                 seen.add((field.name, None, True))
@@ -85,15 +93,47 @@ def _cases(game: str) -> list[tuple[dict[str, Any], str, object, bool, str]]:
     return cases
 
 
+def _unmet_requirements(
+    rules: RulesBase, field: OptionField, others: dict[str, Any], seen: set[Any]
+) -> list[tuple[dict[str, Any], str, object, bool, str]]:
+    """A value of ``field`` that one of its requirements refuses with the others as in
+    ``rules`` (on for a yes/no option, either end of a number's range), once per
+    requirement."""
+    found = []
+    values: list[object] = [True] if field.kind == "bool" else list(bounds(rules, field.name) or ())
+    for need in field.option.requires:
+        if (field.name, need.allowed_key) in seen:
+            continue
+        for value in values:
+            if not _refused_by(rules, field.name, value, need.allowed_key):
+                continue
+            seen.add((field.name, need.allowed_key))
+            found.append((others, field.name, value, False, ALLOWED[need.allowed_key]))
+            break
+    return found
+
+
+def _refused_by(rules: RulesBase, name: str, value: object, key: str) -> bool:
+    try:
+        type(rules).from_json({**rules.to_json(), name: value})
+    except OptionError as error:
+        return error.field == name and error.key == key
+    return False
+
+
 CASES = [(game, *case) for game in game_names() for case in _cases(game)]
 
 
 def test_every_field_of_every_game_is_covered_both_ways():
     covered = {(game, name, accepted) for game, _, name, _, accepted, _ in CASES}
+    refusals = {(game, name, words) for game, _, name, _, accepted, words in CASES}
     for game in game_names():
-        for spec in option_specs(game):
-            assert (game, spec.name, True) in covered, (game, spec.name)
-            assert (game, spec.name, False) in covered, (game, spec.name)
+        rules_type = get_game(game).rules_type
+        for field in option_fields(rules_type):
+            assert (game, field.name, True) in covered, (game, field.name)
+            assert (game, field.name, False) in covered, (game, field.name)
+            for need in field.option.requires:  # each requirement is seen refusing
+                assert (game, field.name, ALLOWED[need.allowed_key]) in refusals, need
     # The limits that follow the player count are each tried at every count.
     assert {value for g, _, n, value, ok, _ in CASES if (g, n) == ("skipbo", "stock_size")} >= {
         5, 30, 27, 22, 4, 31, 28, 23, None,

@@ -211,7 +211,8 @@ def options_table(
 
 
 def requirements_text(game_name: str, name: str) -> str:
-    """What a yes/no option needs when on, in the engine's words ("" when nothing)."""
+    """What an option needs of the others (a yes/no option when on), in the engine's
+    words ("" when nothing)."""
     field = next(f for f in option_fields(get_game(game_name).rules_type) if f.name == name)
     return "; ".join(ALLOWED[need.allowed_key] for need in field.option.requires)
 
@@ -233,6 +234,9 @@ def options_markdown(game_name: str) -> str:
             what = players_note(game_name, spec.name) or f"{low_high[0]} to {low_high[1]}"
             if spec.optional:
                 what = f"null, or {what}"
+            needs = requirements_text(game_name, spec.name)
+            if needs:
+                what += f"; {needs}"
         default = value_text(spec.default, "null (the rules choose)")
         meaning = spec.meaning.replace("``", "`")
         rows.append((f"`{spec.name}`", default, what, meaning))

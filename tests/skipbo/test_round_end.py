@@ -2,9 +2,7 @@
 
 from cardtable.skipbo import (
     Discard,
-    EndTurn,
     GameEnded,
-    PlayFromHand,
     PlayFromStock,
     RoundEnded,
     SkipBoRules,
@@ -72,41 +70,6 @@ def test_match_ends_when_a_player_reaches_the_target() -> None:
     assert result is not None
     assert result.winners == (0,)
     assert result.scores == (110, 90)
-
-
-def test_round_is_blocked_after_a_full_round_of_turns_without_progress() -> None:
-    # Nothing to draw or recycle, nothing playable: the two players can only pass.
-    state = position(
-        hands={0: [], 1: []},
-        stocks={0: filler(5), 1: filler(5)},
-        building=[[1, 2], [], [], []],
-        draw=[],
-        completed=[],
-    )
-    state.apply(EndTurn())
-    assert not state.is_over
-    outcome = state.apply(EndTurn())
-    assert state.is_over
-    ended = [event for event in outcome.events if isinstance(event, RoundEnded)]
-    assert ended[0].blocked and ended[0].reason == "no progress"
-    result = state.result()
-    assert result is not None and result.blocked and result.winners == ()
-
-
-def test_a_build_restarts_the_count_of_idle_turns() -> None:
-    state = position(
-        hands={0: [3], 1: []},
-        stocks={0: filler(5), 1: filler(5)},
-        building=[[1, 2], [], [], []],
-        draw=[],
-        completed=[],
-    )
-    state.apply(PlayFromHand(3, 0))
-    state.apply(EndTurn())  # a card moved: not idle
-    state.apply(EndTurn())  # idle 1
-    assert not state.is_over
-    state.apply(EndTurn())  # idle 2 = a full round
-    assert state.is_over
 
 
 def test_turn_limit_ends_a_round_as_blocked() -> None:

@@ -79,7 +79,7 @@ def test_end_turn_is_only_for_an_empty_hand_with_nothing_to_draw() -> None:
 def test_empty_hand_and_nothing_to_draw_ends_the_turn_without_discarding() -> None:
     state = position(
         hands={0: [1]},
-        stocks={0: [9, 2], 1: filler(5)},
+        stocks={0: [9, 2], 1: [*filler(4), 3]},  # seat 1's 3 keeps the round alive
         draw=[],
         completed=[],
     )

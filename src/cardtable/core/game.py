@@ -125,6 +125,10 @@ class Game(ABC, Generic[MoveT]):
     def rules_from_json(self, data: object) -> RulesBase:
         return self.rules_type.from_json(data)
 
+    def rules_from_record(self, data: object) -> RulesBase:
+        """Rules of a stored game (see :meth:`RulesBase.from_record`)."""
+        return self.rules_type.from_record(data)
+
     def check_action(self, action: int) -> None:
         if not isinstance(action, int) or isinstance(action, bool):
             raise ActionCodeError(f"action must be an int, got {type(action).__name__}")

@@ -31,6 +31,8 @@ ALLOWED: dict[str, str] = {
     "allowed.unknown": "not an option; known: {known}",
     "allowed.teams_players": "team play needs 4 or 6 players",
     "allowed.needs_teams": "only with teams=true",
+    "allowed.match_points": "at least 1 when round_bonus is 0 in a match (rounds=true)",
+    "allowed.needs_no_seat": "only with first_player=null",
 }
 
 
@@ -66,8 +68,10 @@ OPTION = "cardtable.option"
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Requirement:
-    """What a yes/no option needs when it is on: ``holds(rules)``, else it is refused
-    with the catalog key ``allowed_key`` (e.g. team play needs 4 or 6 players)."""
+    """What an option needs of the options declared before it (and of itself):
+    ``holds(rules)``, else the option is refused with the catalog key ``allowed_key``.
+    A yes/no option's requirements apply when it is on (team play needs 4 or 6
+    players); a number's after its range (a match must score some points)."""
 
     allowed_key: str
     holds: Callable[[Any], bool]
@@ -84,7 +88,7 @@ class Option:
     #: A whole number's smallest and largest accepted values (None for yes/no).
     low: Bound | None = None
     high: Bound | None = None
-    #: What a yes/no option needs when it is on.
+    #: What the option needs (see :class:`Requirement`).
     requires: tuple[Requirement, ...] = ()
 
     def bounds(self, rules: Any) -> tuple[int, int] | None:
@@ -167,6 +171,9 @@ class RulesBase:
     """Base of every game's rules object."""
 
     game: ClassVar[str] = ""
+    #: What a field absent from a stored record meant when that record was written: a
+    #: field added later takes this value, not its default, so old games replay as played.
+    recorded_defaults: ClassVar[dict[str, Any]] = {}
 
     def __post_init__(self) -> None:
         self.validate()
@@ -187,6 +194,9 @@ class RulesBase:
             assert bounds is not None, f"{field.name} needs low and high"
             check = check_optional_int if field.optional else check_int
             check(field.name, value, *bounds)
+            for need in field.option.requires:
+                if not need.holds(self):
+                    raise option_error(field.name, value, need.allowed_key)
 
     def to_json(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
@@ -200,6 +210,16 @@ class RulesBase:
             if key not in names:
                 raise option_error(str(key), data[key], "allowed.unknown", known=", ".join(names))
         return cls(**data)
+
+    @classmethod
+    def from_record(cls, data: object) -> Self:
+        """Rules read back from storage (a snapshot, a room, a game file): like
+        :meth:`from_json`, but a field the record lacks means what it meant when the
+        record was written (:attr:`recorded_defaults`)."""
+        if isinstance(data, dict):
+            missing = {k: v for k, v in cls.recorded_defaults.items() if k not in data}
+            data = {**data, **missing}
+        return cls.from_json(data)
 
     def replace(self, **changes: Any) -> Self:
         """A copy with some options changed (validated like a new object)."""

@@ -15,7 +15,7 @@ from .storage import GameRecord
 
 def _replayed(record: GameRecord, steps: int) -> tuple[GameState[Any], list[JSON]]:
     game = get_game(record.game)
-    rules = game.rules_from_json(record.rules)
+    rules = game.rules_from_record(record.rules)
     state = game.new_state(rules, record.seed)
     outcomes = []
     for _, action, _ in record.moves[:steps]:

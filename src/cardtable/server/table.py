@@ -43,7 +43,7 @@ class Table:
         for record in await self.storage.load_live_rooms():
             try:
                 game = get_game(record.game)
-                rules = game.rules_from_json(record.rules)
+                rules = game.rules_from_record(record.rules)
                 room = Room(self, record, game, rules)
                 room.restore(record.moves)
             except Exception:

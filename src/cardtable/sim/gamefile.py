@@ -189,7 +189,7 @@ def _game(name: object) -> Game[Any]:
 
 def _rules(game: Game[Any], data: object) -> RulesBase:
     try:
-        return game.rules_from_json(data if data is not None else {})
+        return game.rules_from_record(data if data is not None else {})
     except (CardtableError, TypeError, ValueError) as error:
         raise GameFileError(f"bad rules: {error}") from None
 

@@ -66,7 +66,8 @@ def print_tournament(
     )
     console.print(
         f"Average rounds per game: {result.rounds.mean:.2f}; "
-        f"blocked games: {result.blocked} of {result.games}"
+        f"blocked games: {result.blocked} of {result.games}; "
+        f"blocked rounds: {result.blocked_rounds} of {result.total_rounds}"
     )
 
 

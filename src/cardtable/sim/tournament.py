@@ -36,6 +36,8 @@ class GameRecord:
     moves: int
     turns: int
     blocked: bool
+    #: Rounds of the game that ended blocked (a blocked single-round game counts one).
+    blocked_rounds: int = 0
 
     @property
     def rounds(self) -> int:
@@ -52,6 +54,7 @@ class GameRecord:
             "turns": self.turns,
             "rounds": self.rounds,
             "blocked": self.blocked,
+            "blocked_rounds": self.blocked_rounds,
         }
 
 
@@ -104,6 +107,7 @@ def play_game(
         moves=moves,
         turns=sum(r.turns for r in rounds),
         blocked=result.blocked,
+        blocked_rounds=sum(1 for r in rounds if r.blocked),
     )
 
 
@@ -154,6 +158,14 @@ class TournamentResult:
     paired: bool = False
 
     @property
+    def blocked_rounds(self) -> int:
+        return sum(record.blocked_rounds for record in self.records)
+
+    @property
+    def total_rounds(self) -> int:
+        return sum(record.rounds for record in self.records)
+
+    @property
     def games(self) -> int:
         return len(self.records)
 
@@ -180,6 +192,8 @@ class TournamentResult:
             "turns": estimate(self.turns),
             "rounds": estimate(self.rounds),
             "blocked": self.blocked,
+            "blocked_rounds": self.blocked_rounds,
+            "total_rounds": self.total_rounds,
             "records": [record.to_json() for record in self.records],
         }
 

@@ -87,7 +87,9 @@ class RoundEnded(Event):
     points: tuple[int, ...]
     scores: tuple[int, ...]
     blocked: bool
-    reason: str  # "stock emptied", "no progress" or "turn limit"
+    #: "stock emptied"; blocked: "no card fits", "idle limit", "turn limit", or
+    #: "no progress" (edition 1: one idle turn per seat)
+    reason: str
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ..core import Requirement, RulesBase, option
 from .cards import DECK_SIZE, HAND_SIZE
@@ -13,6 +13,10 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 MIN_STOCK = 5
 MAX_STOCK = 30
+#: The rules edition this release plays. Edition 1 is the ruling before 2026-12 (a round
+#: was blocked after one idle turn per seat), kept to replay games recorded under it.
+EDITION = 2
+MAX_IDLE_LIMIT = 100_000
 
 
 def default_stock(players: int) -> int:
@@ -30,6 +34,8 @@ class SkipBoRules(RulesBase):
     """Options of a Skip-Bo game. Defaults follow the rule sheets."""
 
     game: ClassVar[str] = "skipbo"
+    # Records written before the edition field existed were played under edition 1.
+    recorded_defaults: ClassVar[dict[str, Any]] = {"edition": 1}
 
     players: int = option(
         2,
@@ -82,6 +88,15 @@ class SkipBoRules(RulesBase):
         label="option.skipbo.points_per_card",
         low=0,
         high=1_000,
+        # A match is won on points: some must be scored.
+        requires=(
+            Requirement(
+                "allowed.match_points",
+                lambda rules: (
+                    not (rules.rounds and rules.round_bonus == 0) or rules.points_per_card > 0
+                ),
+            ),
+        ),
     )
     first_player: int | None = option(
         None,
@@ -91,12 +106,44 @@ class SkipBoRules(RulesBase):
         low=0,
         high=lambda rules: rules.players - 1,
     )
+    high_card_deal: bool = option(
+        False,
+        meaning="Sheet 003: each player turns up a card, the highest deals, the player left "
+        "of the dealer starts, and the deal moves clockwise each round (only with "
+        "first_player None).",
+        label="option.skipbo.high_card_deal",
+        requires=(Requirement("allowed.needs_no_seat", lambda rules: rules.first_player is None),),
+    )
+    idle_limit: int = option(
+        200,
+        meaning="House rule: a round with nothing left to draw ends as blocked after this "
+        "many turns in a row without a card built.",
+        label="option.skipbo.idle_limit",
+        low=1,
+        high=MAX_IDLE_LIMIT,
+    )
     turn_limit: int = option(
         5000,
-        meaning="Safeguard: a round still running after this many turns ends as blocked.",
+        meaning="House rule: a round still running after this many turns ends as blocked.",
         label="option.skipbo.turn_limit",
         low=100,
         high=1_000_000,
+    )
+    blocked_limit: int = option(
+        3,
+        meaning="House rule for matches: after this many blocked rounds in a row the match "
+        "ends on the points so far.",
+        label="option.skipbo.blocked_limit",
+        low=1,
+        high=100,
+    )
+    edition: int = option(
+        EDITION,
+        meaning="Rules edition: 2, or 1 to replay a game recorded before blocked rounds were "
+        "ruled anew (a round was then blocked after one idle turn per seat).",
+        label="option.skipbo.edition",
+        low=1,
+        high=EDITION,
     )
 
     @property

@@ -56,12 +56,29 @@ def _nested(value: object, size: int, what: str) -> list[object]:
     return value
 
 
+def _cut(value: object, players: int) -> list[list[tuple[int, int]]]:
+    if not isinstance(value, list):
+        raise SerializationError("cut must be a list of passes")
+    passes = []
+    for draws in value:
+        if not isinstance(draws, list):
+            raise SerializationError("each pass of the cut is a list of [seat, card]")
+        entries = []
+        for entry in draws:
+            pair = _cards(entry, "cut entry")
+            if len(pair) != 2 or pair[0] >= players:
+                raise SerializationError("a cut entry is [seat, card] for a seat of the game")
+            entries.append((pair[0], pair[1]))
+        passes.append(entries)
+    return passes
+
+
 def state_from_json(cls: type[SkipBoState], data: object) -> SkipBoState:
     snap = require_keys(data, _KEYS, "Skip-Bo snapshot")
     if snap["game"] != "skipbo":
         raise SerializationError(f"not a Skip-Bo snapshot: game={snap['game']!r}")
     try:
-        rules = SkipBoRules.from_json(snap["rules"])
+        rules = SkipBoRules.from_record(snap["rules"])
     except (OptionError, TypeError) as error:
         raise SerializationError(f"bad rules in snapshot: {error}") from None
     seed = snap["seed"]
@@ -120,6 +137,7 @@ def state_from_json(cls: type[SkipBoState], data: object) -> SkipBoState:
         )
     except (KeyError, TypeError) as error:
         raise SerializationError(f"bad round log or result: {error}") from None
+    state.cut = _cut(snap.get("cut", []), n)  # absent from snapshots before the option
     if state.census() != deck_counts():
         raise SerializationError("the snapshot does not hold exactly the 162 Skip-Bo cards")
     return state

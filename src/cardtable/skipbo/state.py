@@ -53,6 +53,32 @@ from .moves import (
 )
 from .rules import SkipBoRules
 
+#: Sheet 003's draw for the deal ranks a Skip-Bo card, which may stand for a 12, highest.
+CUT_RANK = [13, *range(1, 13)]
+
+
+def cut_for_deal(players: int, rng: Rng) -> list[list[tuple[int, int]]]:
+    """Sheet 003: from a shuffled deck each seat in turn turns up a card and the highest
+    deals; seats tied for the highest turn up again from the same deck until one is
+    highest. Each pass is a list of (seat, card); the highest of the last pass deals."""
+    deck: list[int] = []
+    contenders = list(range(players))
+    passes: list[list[tuple[int, int]]] = []
+    while len(contenders) > 1:
+        if len(deck) < len(contenders):
+            deck = new_deck()
+            rng.shuffle(deck)
+        draws = [(seat, deck.pop()) for seat in contenders]
+        passes.append(draws)
+        best = max(CUT_RANK[card] for _, card in draws)
+        contenders = [seat for seat, card in draws if CUT_RANK[card] == best]
+    return passes
+
+
+def dealer_of(cut: list[list[tuple[int, int]]]) -> int:
+    """The seat that won sheet 003's draw for the deal."""
+    return max(cut[-1], key=lambda entry: CUT_RANK[entry[1]])[0]
+
 
 def _codes_by_mask(base: int) -> list[tuple[int, ...]]:
     """For each 4-bit mask of building piles, the action codes ``base + pile``."""
@@ -84,7 +110,13 @@ class SkipBoState(GameState[Move]):
     def new(cls, rules: SkipBoRules, seed: int) -> SkipBoState:
         state = cls._blank(rules, seed)
         n = rules.players
-        state.starter = rules.first_player if rules.first_player is not None else state.rng.below(n)
+        if rules.first_player is not None:
+            state.starter = rules.first_player
+        elif rules.high_card_deal:
+            state.cut = cut_for_deal(n, state.rng)
+            state.starter = (dealer_of(state.cut) + 1) % n
+        else:
+            state.starter = state.rng.below(n)
         state._deal(None)
         return state
 
@@ -116,6 +148,7 @@ class SkipBoState(GameState[Move]):
         state.scores = [0] * n
         state.round_log = []
         state.final = None
+        state.cut = []
         return state
 
     # Attribute declarations for the type checker; instances are made by _blank.
@@ -138,6 +171,9 @@ class SkipBoState(GameState[Move]):
     scores: list[int]
     round_log: list[RoundResult]
     final: Result | None
+    #: Sheet 003's draw for the deal: each pass a list of (seat, card), the last pass won
+    #: by its first entry; empty unless ``high_card_deal``.
+    cut: list[list[tuple[int, int]]]
 
     def _deal(self, events: list[Event] | None) -> None:
         n, size = self.n, self.rules.stock
@@ -301,6 +337,14 @@ class SkipBoState(GameState[Move]):
             if events is not None:
                 events.append(TurnPassed(seat))
             self._end_turn(events)
+        if (
+            not self.draw
+            and not self.completed
+            and self.final is None
+            and self.rules.edition >= 2
+            and not self.any_card_fits()
+        ):
+            self._end_round((), "no card fits", events)
 
     #: The fast path is the rule body itself with no events list (one call less a move).
     advance = _play
@@ -357,16 +401,40 @@ class SkipBoState(GameState[Move]):
         if missing > 0:
             self._draw(seat, missing, events)
 
+    def any_card_fits(self) -> bool:
+        """Whether any seat holds a card that fits a building pile now: in hand, on top of
+        its stock or on top of one of its discard piles (a Skip-Bo card fits every pile).
+
+        With nothing left to draw or recycle, a state where none fits can never change
+        again: no build can happen, so no pile completes and nothing reaches the draw; the
+        cards within reach only shrink (a discard buries a top under a card that did not
+        fit). The round is then blocked (docs/rules/skipbo.md, "End of a round").
+        """
+        wanted = {len(pile) + 1 for pile in self.building}
+        for seat in range(self.n):
+            hand = self.hands[seat]
+            if hand[0] or any(hand[card] for card in wanted):
+                return True
+            stock = self.stocks[seat]
+            if stock and (stock[-1] == 0 or stock[-1] in wanted):
+                return True
+            for pile in self.discards[seat]:
+                if pile and (pile[-1] == 0 or pile[-1] in wanted):
+                    return True
+        return False
+
     def _end_turn(self, events: list[Event] | None) -> None:
-        # A turn is idle when nothing was built and nothing is left to draw or recycle;
-        # a whole round of idle turns can never change again, so the round is blocked.
+        # A turn is idle when nothing was built and nothing is left to draw or recycle.
         if self.built or self.draw or self.completed:
             self.idle = 0
         else:
             self.idle += 1
         self.built = False
-        if self.idle >= self.n:
+        if self.rules.edition == 1 and self.idle >= self.n:
+            # Edition 1 called a round blocked after one idle turn per seat.
             self._end_round((), "no progress", events)
+        elif self.idle >= self.rules.idle_limit and self.rules.edition >= 2:
+            self._end_round((), "idle limit", events)
         elif self.turns >= self.rules.turn_limit:
             self._end_round((), "turn limit", events)
         else:
@@ -402,9 +470,23 @@ class SkipBoState(GameState[Move]):
             leaders = tuple(s for s in range(self.n) if self.scores[s] == best)
             self._finish(leaders, tuple(self.scores), False, events)
             return
+        if rules.edition >= 2 and self.blocked_run() >= rules.blocked_limit:
+            # The match stops on the points so far; the leaders win it if anyone scored.
+            leaders = tuple(s for s in range(self.n) if best and self.scores[s] == best)
+            self._finish(leaders, tuple(self.scores), True, events)
+            return
         self.round_index += 1
         self.starter = (self.starter + 1) % self.n
         self._deal(events)
+
+    def blocked_run(self) -> int:
+        """How many rounds in a row, the last finished one included, ended blocked."""
+        run = 0
+        for entry in reversed(self.round_log):
+            if not entry.blocked:
+                break
+            run += 1
+        return run
 
     def _finish(
         self,
@@ -488,6 +570,7 @@ class SkipBoState(GameState[Move]):
         new.scores = self.scores[:]
         new.round_log = self.round_log[:]
         new.final = self.final
+        new.cut = self.cut
         return new
 
     def census(self) -> Counter[int]:
@@ -566,6 +649,7 @@ class SkipBoState(GameState[Move]):
             "scores": self.scores[:],
             "round_log": [entry.to_json() for entry in self.round_log],
             "result": None if self.final is None else self.final.to_json(),
+            "cut": [[list(entry) for entry in draws] for draws in self.cut],
         }
 
     @classmethod

@@ -63,6 +63,11 @@ def build_view(state: SkipBoState, seat: int | None) -> JSON:
         "draw_size": len(state.draw),
         "completed_size": len(state.completed),
         "moves_played": len(state.history),
+        # Turns in a row without a card built while nothing is left to draw (the
+        # idle_limit house rule counts them; public: every build is seen by all).
+        "idle_turns": state.idle,
+        "dealer": (state.starter - 1) % n if rules.high_card_deal else None,
+        "cut": [[list(entry) for entry in draws] for draws in state.cut],
         "rounds": [entry.to_json() for entry in state.round_log],
         "result": None if result is None else result.to_json(),
     }

@@ -17,6 +17,13 @@ from ..i18n.refusals import render_refusal
 JSON = dict[str, Any]
 
 
+#: Why a Skip-Bo round ended blocked (the engine's ``RoundEnded.reason``), in words.
+_SKIPBO_BLOCKED = {
+    "no card fits": "event.round_blocked_stuck",
+    "idle limit": "event.round_blocked_idle",
+}
+
+
 class Words:
     """Translations for one language and one table (seat names included)."""
 
@@ -190,10 +197,13 @@ class Words:
 
     def _skipbo_RoundEnded(self, e: JSON) -> str:  # noqa: N802
         if e["blocked"] or not e["winners"]:
-            return self("event.round_blocked", round=e["round"])
+            key = _SKIPBO_BLOCKED.get(e["reason"], "event.round_blocked")
+            return self(key, round=e["round"])
         return self("event.round_won", round=e["round"], who=self.many(e["winners"]))
 
     def _skipbo_GameEnded(self, e: JSON) -> str:  # noqa: N802
+        if e["blocked"] and e["winners"]:  # a match stopped by blocked rounds, on points
+            return self("event.game_stopped_on_points", who=self.many(e["winners"]))
         if e["blocked"] or not e["winners"]:
             return self("event.game_blocked")
         return self("event.game_won", who=self.many(e["winners"]))

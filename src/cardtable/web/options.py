@@ -17,8 +17,9 @@ from ..rules_options import bounds_by_players, depends_on_players, limits, optio
 BOT_LEVELS = ("random", "naive", "greedy", "hard", "expert")
 DEFAULT_BOT = "greedy"
 
-#: Options the page does not offer (safeguards that players never need to change).
-HIDDEN = {"turn_limit", "first_player"}
+#: Options the page does not offer: a safeguard no real game meets, and the rules edition,
+#: which only replays old records.
+HIDDEN = {"turn_limit", "edition"}
 
 
 def option_entry(game_name: str, name: str) -> JSON:

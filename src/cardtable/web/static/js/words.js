@@ -69,6 +69,12 @@ function skyjo(event) {
   }
 }
 
+// Why a round ended blocked (the engine's RoundEnded reason).
+const SKIPBO_BLOCKED = {
+  "no card fits": "web.log.skipbo.round_blocked_stuck",
+  "idle limit": "web.log.skipbo.round_blocked_idle",
+};
+
 function skipbo(event) {
   const who = event.seat !== undefined ? SEAT(event.seat) : "";
   switch (event.type) {
@@ -90,9 +96,11 @@ function skipbo(event) {
     case "Discarded": return [["web.log.skipbo.discarded", { name: who, card: CARD(event.card), pile: event.discard + 1, owner: SEAT(event.owner) }]];
     case "TurnPassed": return [["web.log.skipbo.passed", { name: who }]];
     case "RoundEnded":
-      return event.blocked ? [["web.log.skipbo.round_blocked", { round: event.round }]]
+      return event.blocked ? [[SKIPBO_BLOCKED[event.reason] || "web.log.skipbo.round_blocked", { round: event.round }]]
         : [["web.log.skipbo.round_won", { round: event.round, names: { seats: event.winners } }]];
     case "GameEnded":
+      // A match stopped by blocked rounds in a row is decided on the points so far.
+      if (event.blocked && event.winners.length) return [["web.log.game_stopped_on_points", { names: { seats: event.winners } }]];
       return event.blocked ? [["web.log.game_blocked", {}]] : [["web.log.game_won", { names: { seats: event.winners } }]];
     default: return null;
   }
