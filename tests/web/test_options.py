@@ -75,6 +75,14 @@ BEFORE: dict[str, list[dict[str, Any]]] = {
          "max": 10000},
         {"name": "points_per_card", "type": "int", "optional": False, "default": 5, "min": 0,
          "max": 1000},
+        # Offered since issue 17 (the first player, sheet 003's deal, the house rules).
+        {"name": "first_player", "type": "int", "optional": True, "default": None, "min": 0,
+         "max": 5, "max_by_players": {"2": 1, "3": 2, "4": 3, "5": 4, "6": 5}},
+        {"name": "high_card_deal", "type": "bool", "optional": False, "default": False},
+        {"name": "idle_limit", "type": "int", "optional": False, "default": 200, "min": 1,
+         "max": 100000},
+        {"name": "blocked_limit", "type": "int", "optional": False, "default": 3, "min": 1,
+         "max": 100},
     ],
     "skyjo": [
         {"name": "players", "type": "int", "optional": False, "default": 4, "min": 2, "max": 8},
@@ -96,13 +104,14 @@ def test_the_options_sent_are_what_they_were(game):
 
 
 def test_hidden_options_would_be_sent_with_the_engines_ranges():
-    """first_player and turn_limit are not offered; were they, their ranges would be the
-    engine's (the hand table had first_player 0 to 5 whatever the player count and no
-    range for turn_limit)."""
-    assert {"turn_limit", "first_player"} == HIDDEN
+    """turn_limit and the rules edition are not offered; were they, their ranges would be
+    the engine's (the hand table had no range for turn_limit)."""
+    assert {"turn_limit", "edition"} == HIDDEN
     first = option_entry("skipbo", "first_player")
     assert (first["min"], first["max"]) == (0, 5)
     assert first["max_by_players"] == {str(n): n - 1 for n in range(2, 7)}
+    edition = option_entry("skipbo", "edition")
+    assert (edition["min"], edition["max"]) == (1, 2) and "max_by_players" not in edition
     limit = option_entry("skipbo", "turn_limit")
     assert (limit["min"], limit["max"]) == (100, 1_000_000) and "max_by_players" not in limit
 
