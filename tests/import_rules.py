@@ -23,7 +23,9 @@ ENGINES = frozenset({"skipbo", "skyjo"})
 #: types, the settings, the catalogs (which word the core's refusals).
 LEAVES = frozenset({"__init__", "argtypes", "i18n", "settings", "statuses"})
 #: What every front end may use: everything below the front ends.
-BELOW_FRONT_ENDS = frozenset({"core", "games", "rules_options", "bots", "sim"}) | ENGINES | LEAVES
+BELOW_FRONT_ENDS = (
+    frozenset({"core", "games", "rules_options", "bots", "sim", "fast"}) | ENGINES | LEAVES
+)
 
 #: Unit -> the units it may import. ``None`` means anything (the ``cardtable`` command).
 ALLOWED: dict[str, frozenset[str] | None] = {
@@ -40,7 +42,7 @@ ALLOWED: dict[str, frozenset[str] | None] = {
     "games": frozenset({"core"}) | ENGINES,
     "rules_options": frozenset({"core", "games"}),
     "bots": frozenset({"core"}) | ENGINES,
-    "sim": frozenset({"core", "games", "bots", "argtypes"}) | ENGINES,
+    "sim": frozenset({"core", "games", "bots", "argtypes", "fast"}) | ENGINES,
     # Front ends: each builds on the layers below and never on another front end...
     "server": BELOW_FRONT_ENDS,
     "web": BELOW_FRONT_ENDS,
@@ -53,6 +55,7 @@ ALLOWED: dict[str, frozenset[str] | None] = {
 #: ...except these, each with its reason (docs/architecture.md lists them too).
 EXCEPTIONS: dict[tuple[str, str], str] = {
     ("server", "web"): "the server app mounts the web table's routes and static files",
+    ("web", "server"): "the home page states the longest player name (server/names.py)",
 }
 
 

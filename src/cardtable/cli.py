@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import io
 import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -31,6 +32,8 @@ from .sim.tournament import run_tournament
 from .tui.command import add_play_parser, run_play
 
 USAGE_ERROR = 2
+#: ``--json`` given without a file: print the JSON object on standard output.
+STDOUT = Path("-")
 
 # Shortcut flags and the rules fields they set, first match wins: ``--target`` is
 # Skip-Bo's ``target`` and Skyjo's ``end_score``.
@@ -65,6 +68,13 @@ def _build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--json", type=Path, metavar="FILE", help="also write the result as JSON")
     _add_tournament_flags(sim)
     sim.add_argument("--plot", type=Path, metavar="FILE.png", help="plot win rates and scores")
+    sim.add_argument(
+        "--engine",
+        choices=("reference", "fast"),
+        default="reference",
+        help="reference: the pure-Python engine and bots (default); fast: the compiled "
+        "batch engine and its bots (extra 'fast'; Skyjo: random, greedy), the same games",
+    )
 
     ladder = commands.add_parser("ladder", help="round robin of bots with Bradley-Terry ratings")
     ladder.add_argument("game", metavar="GAME", choices=game_names(), help=", ".join(game_names()))
@@ -82,7 +92,29 @@ def _build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--games", type=positive_int, help="play exactly this many games per measurement"
     )
-    bench.add_argument("--json", type=Path, metavar="FILE", help="also write the figures as JSON")
+    bench.add_argument(
+        "--json",
+        type=Path,
+        nargs="?",
+        const=STDOUT,
+        metavar="FILE",
+        help="write the figures as JSON to FILE, or alone: print one JSON object instead "
+        "of the table (moves_per_s, games_per_s, ... for random play)",
+    )
+    bench.add_argument(
+        "--engine",
+        choices=("reference", "fast"),
+        default="reference",
+        help="reference: the pure-Python engine (default); fast: the compiled batch "
+        "engine (extra 'fast'), random play only",
+    )
+    bench.add_argument(
+        "--batch",
+        type=positive_int,
+        default=256,
+        metavar="B",
+        help="games stepped together with --engine fast (256)",
+    )
     add_rl_bench_arguments(bench)
 
     commands.add_parser("demo", help="short demonstration tournaments of both games")
@@ -132,6 +164,12 @@ def _build_parser() -> argparse.ArgumentParser:
 
 def _add_tournament_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=positive_int, default=1, help="processes (1)")
+    parser.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="play the games on the Dask scheduler at ADDRESS (tcp://host:8786; extra "
+        "'cluster'): the same results as on one core",
+    )
     parser.add_argument(
         "--paired", action="store_true", help="play each deal once per seat rotation"
     )
@@ -239,12 +277,32 @@ def _sim(args: argparse.Namespace) -> None:
     if not all(names):
         raise UsageError(f"--bots needs comma-separated names, got {args.bots!r}")
     _check_bots(game, names)
+    if args.engine == "fast" and (args.workers != 1 or args.cluster is not None):
+        raise UsageError("--engine fast plays on one core: leave out --workers and --cluster")
     with _progress_bar(f"{game.title}: playing", args.games) as progress:
         try:
-            result = run_tournament(
-                game, rules, names, args.games, args.seed, progress=progress,
-                paired=args.paired, workers=args.workers,
-            )  # fmt: skip
+            if args.engine == "fast":
+                from .sim.fast_tournament import run_fast_tournament
+
+                result = run_fast_tournament(
+                    game, rules, names, args.games, args.seed, progress=progress,
+                    paired=args.paired,
+                )  # fmt: skip
+            else:
+                result = run_tournament(
+                    game, rules, names, args.games, args.seed, progress=progress,
+                    paired=args.paired, workers=args.workers, cluster=args.cluster,
+                )  # fmt: skip
+        except ModuleNotFoundError as error:
+            extra = "fast" if args.engine == "fast" else "cluster"
+            message = f"needs the extra {extra}: pip install cardtable[{extra}] ({error})"
+            raise UsageError(message) from error
+        except KeyError as error:
+            raise UsageError(str(error.args[0])) from error
+        except (OSError, TimeoutError) as error:
+            raise UsageError(
+                f"--cluster {args.cluster}: no scheduler answered ({error})"
+            ) from error
         except ValueError as error:
             raise UsageError(str(error)) from error
     print_tournament(_console(), game.title, result, _defaults(game))
@@ -268,8 +326,16 @@ def _ladder(args: argparse.Namespace) -> None:
     with _progress_bar(f"{game.title}: ladder", total) as progress:
         try:
             result = run_ladder(
-                game, rules, names, args.games, args.seed, workers=args.workers, progress=progress
-            )
+                game, rules, names, args.games, args.seed, workers=args.workers,
+                progress=progress, cluster=args.cluster,
+            )  # fmt: skip
+        except ModuleNotFoundError as error:
+            message = f"--cluster needs the extra cluster: pip install cardtable[cluster] ({error})"
+            raise UsageError(message) from error
+        except (OSError, TimeoutError) as error:
+            raise UsageError(
+                f"--cluster {args.cluster}: no scheduler answered ({error})"
+            ) from error
         except ValueError as error:
             raise UsageError(str(error)) from error
     print_ladder(_console(), game.title, result, _defaults(game))
@@ -287,17 +353,47 @@ def _bench(args: argparse.Namespace) -> None:
 
         _check_bots(game, [args.rl_bots])
         try:
-            figures = rl_bench_command(game.name, game.title, rules, args)
+            if args.json == STDOUT:  # the JSON object alone, without the table
+                with contextlib.redirect_stdout(io.StringIO()):
+                    figures = rl_bench_command(game.name, game.title, rules, args)
+            else:
+                figures = rl_bench_command(game.name, game.title, rules, args)
         except ModuleNotFoundError as error:
             message = f"--rl needs the extra rl: pip install cardtable[rl] ({error})"
             raise UsageError(message) from error
-        if args.json is not None:
+        except ValueError as error:  # e.g. --engine fast for a game without a batch engine
+            raise UsageError(str(error)) from error
+        if args.json == STDOUT:
+            print(json.dumps(figures))
+        elif args.json is not None:
             _write_json(args.json, figures)
         return
-    report = run_bench(game, rules, seconds=args.seconds, games=args.games)
-    print_bench(_console(), f"{game.title} benchmark", report, _defaults(game))
+    if args.engine == "fast":
+        from .sim.fast_bench import run_fast_bench
+
+        try:
+            report = run_fast_bench(
+                game.name, rules, seconds=args.seconds, games=args.games, batch=args.batch
+            )
+        except ModuleNotFoundError as error:
+            message = f"--engine fast needs the extra fast: pip install cardtable[fast] ({error})"
+            raise UsageError(message) from error
+        except KeyError as error:
+            raise UsageError(str(error.args[0])) from error
+        figures = report.summary("fast", report.rows[0].name)
+        title = f"{game.title} benchmark, compiled batch engine"
+    else:
+        report = run_bench(game, rules, seconds=args.seconds, games=args.games)
+        # The reference row comparable with the batch engine's random play: the
+        # random policy's legal-move generation and the unvalidated fast path.
+        figures = report.summary("reference", "random, advance")
+        title = f"{game.title} benchmark"
+    if args.json == STDOUT:
+        print(json.dumps(figures))
+        return
+    print_bench(_console(), title, report, _defaults(game))
     if args.json is not None:
-        _write_json(args.json, report.to_json())
+        _write_json(args.json, figures)
 
 
 def _demo(args: argparse.Namespace) -> None:

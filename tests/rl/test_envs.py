@@ -157,6 +157,50 @@ def test_gymnasium_check_env(game_name, options, bots) -> None:
         check_env(env.unwrapped)
 
 
+@pytest.mark.parametrize("game_name", ["skyjo", "skipbo"])
+def test_gymnasium_check_env_on_the_default_construction(game_name) -> None:
+    """Default rules, opponents and illegal-action mode (penalty): the checker steps
+    with actions sampled from the whole action space, most of them illegal."""
+    env = gymnasium.make(GYM_IDS[game_name])
+    assert env.unwrapped.illegal == "penalty"
+    check_env(env.unwrapped)
+
+
+@DICT_SPACE_WARNINGS[0]
+@DICT_SPACE_WARNINGS[1]
+@pytest.mark.parametrize("game_name", ["skyjo", "skipbo"])
+def test_pettingzoo_api_test_on_the_default_construction(game_name) -> None:
+    from cardtable.rl.aec import env as wrapped_env
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        api_test(aec_env(game_name), num_cycles=400)
+        api_test(wrapped_env(game_name), num_cycles=400)
+
+
+@pytest.mark.parametrize("game_name", ["skyjo", "skipbo"])
+def test_action_masks_is_the_mask_maskable_ppo_reads(game_name) -> None:
+    """``action_masks()`` (sb3-contrib's convention) is the learner's legal actions as
+    bools, the same as ``info["action_mask"]`` at every step, all False at the end."""
+    env = gym_env(game_name, rules={"players": 2}, seat=None)
+    _, info = env.reset(seed=3)
+    steps = 0
+    while True:
+        masks = env.action_masks()
+        assert masks.dtype == np.bool_ and masks.shape == (env.num_actions,)
+        np.testing.assert_array_equal(masks, info["action_mask"].astype(bool))
+        legal = env.game_state.legal_actions()
+        assert np.flatnonzero(masks).tolist() == legal
+        _, _, terminated, truncated, info = env.step(legal[steps % len(legal)])
+        steps += 1
+        if terminated:
+            assert not env.action_masks().any()
+            break
+        assert not truncated
+    masks = env.action_masks()
+    masks[:] = True  # a copy: the env's masks are not changed through it
+    assert not env.action_masks().any()
+
+
 def play_gym(env, seed: int) -> tuple[list[int], float, list[float]]:
     obs, info = env.reset(seed=seed)
     actions, total, firsts = [], 0.0, [float(obs.sum())]
@@ -180,7 +224,7 @@ def test_gym_same_seed_same_episode(game_name) -> None:
 
 
 def test_gym_illegal_action_modes() -> None:
-    env = gym_env("skyjo", rules={"players": 2})
+    env = gym_env("skyjo", rules={"players": 2}, illegal="raise")
     _, info = env.reset(seed=0)
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
     with pytest.raises(IllegalMoveError):
@@ -233,3 +277,23 @@ def test_bench_command_reports_steps_per_second(capsys, tmp_path) -> None:
     assert "aec" in out and "gym x2" in out
     assert "sync x2" in out
     assert path.read_text().count("steps_per_second") == 4
+
+
+def test_the_skipbo_learner_meets_greedy_by_default_and_is_paid() -> None:
+    # Random Skip-Bo opponents bury every card that fits: a random learner facing them
+    # ends its 2-player games blocked, unpaid. Facing greedy, it loses them: a reward.
+    assert gym_env("skyjo").opponent_names == ["random"] * 3
+    env = gym_env("skipbo")
+    assert env.opponent_names == ["greedy"]
+    rng = np.random.default_rng(3)
+    paid = 0
+    for episode in range(5):
+        _, info = env.reset(seed=episode)
+        done, total = False, 0.0
+        while not done:
+            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            _, reward, terminated, truncated, info = env.step(action)
+            total += float(reward)
+            done = terminated or truncated
+        paid += total != 0
+    assert paid >= 4

@@ -28,6 +28,9 @@ def config(tmp_path: Path, **changes: Any) -> ServerConfig:
         rate_per_second=1000.0,
         rate_burst=1000,
         sweep_seconds=3600.0,
+        # Threads, not worker processes: several tests replace the advisor's functions
+        # in this process; test_bot_workers.py runs the processes.
+        bot_processes=0,
     )
     return dataclasses.replace(base, **changes)
 

@@ -82,7 +82,8 @@ def test_unused_rooms_expire(tmp_path):
 def test_health_and_index(tmp_path):
     with client(tmp_path) as http:
         create_room(http, "skyjo", {"players": 2})
-        assert http.get("/health").json() == {"status": "ok", "rooms": 1, "connections": 0}
+        health = http.get("/health").json()
+        assert health == {"status": "ok", "node": health["node"], "rooms": 1, "connections": 0}
         assert http.get("/").status_code == 200  # the web table's page (cardtable.web)
 
 
@@ -168,3 +169,22 @@ def test_join_validates_names_and_seats(tmp_path):
         assert (
             http.post(f"/api/rooms/{code}/join", json={"name": "C"}).json()["error"] == "room_full"
         )
+
+
+def test_draining_tells_the_proxy_and_moves_the_clients_away(tmp_path):
+    with client(tmp_path) as http:
+        created = create_room(http, "skyjo", {"players": 2}, name="Ann")
+        with http.websocket_connect(f"/ws/{created['code']}") as ws:
+            ann = Client(ws, created["token"])
+            ann.hello()
+            assert http.portal.call(http.app.state.table.drain) == 1
+            moved = ann.error()
+            assert moved["code"] == "room_moved"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ann.next()
+            assert closed.value.code == 4009
+        health = http.get("/health")
+        assert health.status_code == 503 and health.json()["status"] == "draining"
+        refused = http.post("/api/rooms", json={"game": "skyjo", "options": {"players": 2}})
+        assert refused.status_code == 503 and refused.headers["retry-after"] == "1"
+        assert refused.json()["error"] == "draining"

@@ -156,7 +156,7 @@ def test_spectators_bad_tokens_and_bad_messages_are_refused(tmp_path: Any) -> No
         assert ann.error()["code"] == "bad_message"
         ann.send({"type": "review"})
         assert ann.error()["code"] == "bad_message"
-        assert room._reviews == {} and room.version == version
+        assert room.advisor.reviews == {} and room.version == version
         # After the refusals the seat still gets its review.
         assert _review(ann)["type"] == "review"
 

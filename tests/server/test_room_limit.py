@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from cardtable.server.rooms import RoomError
+from cardtable.server.errors import RoomError
 from cardtable.server.table import Table
 
 from .helpers import config
@@ -22,7 +22,7 @@ def test_simultaneous_creations_cannot_pass_the_rooms_per_client_limit(tmp_path)
                 table.create_room("skyjo", {"players": 2}, None, None, "198.51.100.10"),
                 return_exceptions=True,
             )  # fmt: skip
-            assert table.rooms_of("198.51.100.9") == 2
+            assert await table.rooms_of("198.51.100.9") == 2
             return outcomes
         finally:
             await table.close()

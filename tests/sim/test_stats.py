@@ -2,7 +2,7 @@ import math
 
 import pytest
 
-from cardtable.sim.stats import Estimate, mean_estimate, wilson_interval, z_score
+from cardtable.sim.stats import Estimate, Interval, mean_estimate, wilson_interval, z_score
 
 
 @pytest.mark.parametrize(
@@ -79,3 +79,61 @@ def test_mean_of_few_values():
     assert mean_estimate([]) == Estimate(0.0, 0.0, 0)
     assert mean_estimate([7]) == Estimate(7.0, 0.0, 1)
     assert mean_estimate([3, 3, 3]).stderr == 0.0
+
+
+def test_cluster_mean_by_hand():
+    """Three clusters (2/4, 3/4, 0/2): mean 5/10; residuals 0, 1, -1; CR1 variance
+    3/2 * 2 / 100."""
+    from cardtable.sim.stats import cluster_mean
+
+    estimate = cluster_mean([(2, 4), (3, 4), (0, 2)])
+    assert estimate.mean == pytest.approx(0.5)
+    assert estimate.stderr == pytest.approx(math.sqrt(1.5 * 2 / 100))
+    assert estimate.n == 3
+    assert cluster_mean([]) == Estimate(0.0, 0.0, 0)
+    assert cluster_mean([(3, 4)]) == Estimate(0.75, 0.0, 1)
+
+
+def test_cluster_mean_of_singletons_is_the_usual_standard_error():
+    from cardtable.sim.stats import cluster_mean
+
+    values = [1.0, 0.0, 1.0, 1.0, 0.0, 1.0, 0.0, 1.0]
+    plain = mean_estimate(values)
+    clustered = cluster_mean([(v, 1) for v in values])
+    assert clustered.mean == pytest.approx(plain.mean)
+    # CR1 over n singletons: n/(n-1) * sum e^2 / n^2, the plain one sum e^2 / ((n-1) n).
+    assert clustered.stderr == pytest.approx(plain.stderr)
+
+
+def test_correlated_games_widen_the_interval():
+    """Four rotations of one deal that always end alike carry one deal's information:
+    the cluster interval is as wide as that of the deals alone, twice the naive one."""
+    from cardtable.sim.stats import cluster_interval
+
+    deals = [1, 0, 1, 1, 0, 1, 1, 0, 1, 0, 1, 1]
+    alone = cluster_interval([(w, 1) for w in deals])
+    repeated = cluster_interval([(4 * w, 4) for w in deals])
+    naive = cluster_interval([(w, 1) for w in deals for _ in range(4)])
+    assert repeated.estimate == alone.estimate == naive.estimate
+    assert repeated.high - repeated.low == pytest.approx(alone.high - alone.low)
+    assert repeated.high - repeated.low > 1.9 * (naive.high - naive.low)
+    assert cluster_interval([]) == Interval(0.0, 0.0, 1.0)
+
+
+def test_bradley_terry_intervals_treat_a_deal_as_one_cluster():
+    """Two rotations of each deal that always go the same way carry half the games'
+    information: the deal-clustered error is sqrt(2) times the independent-games one;
+    rotations that always split make the error smaller instead. The anchor stays at 0."""
+    from cardtable.sim.ladder import bradley_terry
+
+    names = ["anchor", "other"]
+    same = [(0, 1, 2.0, 0.0)] * 60 + [(0, 1, 0.0, 2.0)] * 40
+    split = [(0, 1, 1.0, 1.0)] * 100
+    wins = {(0, 1): 120.0, (1, 0): 80.0}
+    plain = bradley_terry(names, wins)
+    clustered = bradley_terry(names, wins, same)
+    assert plain[0] == clustered[0] == (0.0, 0.0)
+    assert clustered[1][0] == pytest.approx(plain[1][0])
+    assert clustered[1][1] / plain[1][1] == pytest.approx(math.sqrt(2), rel=0.05)
+    even = {(0, 1): 100.0, (1, 0): 100.0}
+    assert bradley_terry(names, even, split)[1][1] < 0.1 * bradley_terry(names, even)[1][1]

@@ -149,3 +149,64 @@ def test_zero_games_gives_empty_statistics():
     result = tournament(RaceRules(), ["random"], games=0)
     assert result.games == 0 and result.bot("random").wins == 0
     assert (result.bot("random").win_rate.low, result.bot("random").win_rate.high) == (0.0, 1.0)
+
+
+def test_paired_tournaments_report_intervals_with_deals_as_clusters():
+    from cardtable.sim.stats import cluster_interval, cluster_mean
+    from cardtable.skyjo import GAME as SKYJO
+    from cardtable.skyjo import SkyjoRules
+
+    result = run_tournament(SKYJO, SkyjoRules(players=2), ["greedy", "random"], 40, 2, paired=True)
+    greedy = result.bot("greedy")
+    assert greedy.deals == 20
+    deals: dict[int, list[int]] = {}
+    points: dict[int, list[int]] = {}
+    for record in result.records:
+        seat = record.bots.index("greedy")
+        tally = deals.setdefault(record.seed, [0, 0])
+        tally[0] += seat in record.winners
+        tally[1] += 1
+        total = points.setdefault(record.seed, [0, 0])
+        total[0] += sum(p[seat] for p in record.round_points)
+        total[1] += record.rounds
+    assert all(count == 2 for _, count in deals.values())
+    assert greedy.win_rate_by_deal == cluster_interval([tuple(v) for v in deals.values()])
+    assert greedy.points_per_round_by_deal == cluster_mean([tuple(v) for v in points.values()])
+    assert greedy.points_per_round_by_deal.mean == pytest.approx(greedy.points_per_round.mean)
+    data = greedy.to_json()
+    assert data["deals"] == 20
+    assert data["win_rate_by_deal_low"] <= data["win_rate"] <= data["win_rate_by_deal_high"]
+
+
+def test_the_ladder_says_plainly_which_bot_is_the_fixed_anchor(capsys):
+    from cardtable.cli import main
+    from cardtable.sim.ladder import run_ladder
+    from cardtable.skyjo import GAME as SKYJO
+    from cardtable.skyjo import SkyjoRules
+
+    result = run_ladder(SKYJO, SkyjoRules(players=2), ["random", "greedy"], 8, 1)
+    anchor = next(r for r in result.ratings if r.name == "random")
+    assert result.to_json()["anchor"] == "random"
+    assert (anchor.rating, anchor.low, anchor.high) == (0.0, 0.0, 0.0)
+    assert (
+        main(["ladder", "skyjo", "--players", "2", "--bots", "random,greedy", "--games", "4"]) == 0
+    )
+    out = capsys.readouterr().out
+    assert "anchor, fixed at 0" in out and "relative to random" in out
+
+
+def test_blocked_rounds_are_counted_beside_blocked_games() -> None:
+    from cardtable.skipbo import GAME as SKIPBO
+    from cardtable.skipbo import SkipBoRules
+
+    # Random players bury every card that fits: these 2-player games end blocked.
+    blocked = run_tournament(SKIPBO, SkipBoRules(players=2), ["random"], 4, 1)
+    assert blocked.blocked == 4 and blocked.blocked_rounds == 4 and blocked.total_rounds == 4
+    # A match of rounds: three blocked rounds in a row end it on the points so far.
+    rules = SkipBoRules(players=3, stock_size=6, rounds=True, target=100)
+    match = run_tournament(SKIPBO, rules, ["random"], 6, 1)
+    assert match.blocked_rounds == sum(record.blocked_rounds for record in match.records)
+    assert match.blocked_rounds > 0
+    assert match.to_json()["blocked_rounds"] == match.blocked_rounds
+    for record in match.records:
+        assert record.to_json()["blocked_rounds"] == record.blocked_rounds <= record.rounds

@@ -28,7 +28,10 @@ CHOSEN: dict[str, dict[str, Any]] = {
         "round_bonus": 10,
         "points_per_card": 1,
         "first_player": 2,
+        "idle_limit": 50,
         "turn_limit": 900,
+        "blocked_limit": 5,
+        "edition": 1,
     },
     "skyjo": {
         "players": 3,
@@ -39,6 +42,22 @@ CHOSEN: dict[str, dict[str, Any]] = {
         "turn_limit": 300,
     },
 }
+
+
+#: Options that exclude one of CHOSEN: (the options they replace, their values).
+INSTEAD: dict[str, tuple[set[str], dict[str, Any]]] = {
+    "skipbo": ({"first_player"}, {"high_card_deal": True}),
+    "skyjo": (set(), {}),
+}
+
+
+def variants(game: str) -> list[dict[str, Any]]:
+    """CHOSEN, and CHOSEN with the options of INSTEAD in place of those they exclude."""
+    dropped, added = INSTEAD[game]
+    if not added:
+        return [CHOSEN[game]]
+    kept = {name: value for name, value in CHOSEN[game].items() if name not in dropped}
+    return [CHOSEN[game], {**kept, **added}]
 
 
 def _flags(game: str, values: dict[str, Any]) -> list[str]:
@@ -64,16 +83,20 @@ def _pairs(values: dict[str, Any]) -> list[str]:
 @pytest.mark.parametrize("game", ["skipbo", "skyjo"])
 def test_the_chosen_values_cover_every_option_and_differ_from_the_defaults(game: str) -> None:
     rules_type = get_game(game).rules_type
-    assert set(CHOSEN[game]) == {spec.name for spec in option_specs(game)}
+    covered = {name for values in variants(game) for name in values}
+    assert covered == {spec.name for spec in option_specs(game)}
     defaults = rules_type()
-    for name, value in CHOSEN[game].items():
-        assert getattr(defaults, name) != value, name
+    for values in variants(game):
+        for name, value in values.items():
+            assert getattr(defaults, name) != value, name
 
 
-@pytest.mark.parametrize("game", ["skipbo", "skyjo"])
+@pytest.mark.parametrize(
+    ("game", "variant"), [(game, i) for game in CHOSEN for i in range(len(variants(game)))]
+)
 @pytest.mark.parametrize("style", ["flags", "pairs"])
-def test_every_option_reaches_the_engine(game: str, style: str) -> None:
-    values = CHOSEN[game]
+def test_every_option_reaches_the_engine(game: str, style: str, variant: int) -> None:
+    values = variants(game)[variant]
     argv = _flags(game, values) if style == "flags" else _pairs(values)
     source = build_local(parse(game, *argv, "--bots", "easy", "--seed", "5"))
     assert isinstance(source, LocalGame)

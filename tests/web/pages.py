@@ -16,8 +16,15 @@ TIMEOUT = 40_000
 SHOTS = Path(__file__).parents[2] / "artifacts" / "screenshots"
 
 
-def new_page(browser: Any, base: str, lang: str = "en", width: int = 1280) -> Any:
-    context = browser.new_context(viewport={"width": width, "height": 900}, locale=lang)
+def new_page(
+    browser: Any, base: str, lang: str = "en", width: int = 1280, csp: bool = False
+) -> Any:
+    """A page in a new context. Playwright's string waits evaluate text, which the page's
+    Content-Security-Policy refuses: the CSP is bypassed unless ``csp`` (then wait with
+    selectors only; test_delivery checks the page under its CSP)."""
+    context = browser.new_context(
+        viewport={"width": width, "height": 900}, locale=lang, bypass_csp=not csp
+    )
     context.add_init_script(f"localStorage.setItem('cardtable.lang', '{lang}')")
     page = context.new_page()
     errors: list[str] = []
@@ -179,7 +186,7 @@ def no_horizontal_scroll(page: Any) -> None:
     assert width <= inner, f"page is {width}px wide in a {inner}px window"
 
 
-def reason_pattern(lang: str, sentence: str, parts: list[dict]) -> re.Pattern[str]:
+def reason_pattern(lang: str, sentence: str, parts: list[dict[str, Any]]) -> re.Pattern[str]:
     """The reason of ``parts`` worded from ``lang``'s catalog inside ``sentence`` (the key
     with {reason}), any value standing for the placeholders (seats become names)."""
     texts = catalog(lang)

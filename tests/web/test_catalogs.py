@@ -37,7 +37,8 @@ def test_every_key_in_the_scripts_exists():
     english = web_catalog("en")
     used = set(re.findall(r'"(web\.[a-z0-9_.]*[a-z0-9_])"', _js()))
     assert len(used) > 150
-    assert sorted(used - set(english)) == []
+    # A key worded by a count exists as its plural forms ("key.one", "key.other").
+    assert sorted(key for key in used - set(english) if f"{key}.other" not in english) == []
 
 
 def test_dynamic_keys_exist():

@@ -79,7 +79,7 @@ def test_a_refused_option_says_what_it_allows_in_the_page_s_language(server, bro
 
 def test_an_unknown_code_falls_back_to_the_english_reason(server, browser):
     page = new_page(browser, server, lang="fr")
-    words = """data => import("/static/js/room.js").then((m) => m.errorText(data))"""
+    words = """data => import(window.cardtable.js + "room.js").then((m) => m.errorText(data))"""
     shown = page.evaluate(words, {"code": "brand_new", "reason": "a reason in English"})
     assert shown == f"{web_catalog('fr')['web.error.unknown']} (a reason in English)"
     known = page.evaluate(words, {"code": "not_your_turn", "reason": "it is seat 1's turn"})

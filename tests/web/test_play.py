@@ -37,6 +37,16 @@ def test_skyjo_against_three_bots_to_the_final_scores(server, browser, shots):
     summary = page.locator(".match-summary")
     assert summary.locator("table.scores.final tbody tr").count() == 4
     assert page.locator(".loglist li").count() > 10
+    # The score panel has a column per round; each total is the sum of its row.
+    rows = page.eval_on_selector_all(
+        "#score-panel tbody tr",
+        "trs => trs.map(tr => [...tr.querySelectorAll('td')].map(td => td.textContent))",
+    )
+    rounds = page.locator("#score-panel thead th").count() - 2
+    assert rounds >= 1 and len(rows) == 4
+    for row in rows:
+        assert len(row) == rounds + 1
+        assert sum(int(v.replace("\u2212", "-")) for v in row[:-1]) == int(row[-1])
     page.screenshot(path=shots / "skyjo-summary.png", full_page=True)
     # The replay viewer steps through the finished game.
     page.click("#replay")

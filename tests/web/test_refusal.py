@@ -18,7 +18,8 @@ from .pages import TIMEOUT, create_table, new_page, start
 SEND = """action => window.cardtable.conn.send({type: "move", token: window.cardtable.conn.token,
   version: window.cardtable.conn.version, action})"""
 WORDS = (
-    """([key, params]) => import("/static/js/words.js").then((m) => m.refusalText(key, params))"""
+    """([key, params]) => import(window.cardtable.js + "words.js")"""
+    """.then((m) => m.refusalText(key, params))"""
 )
 
 

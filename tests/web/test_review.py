@@ -47,7 +47,8 @@ def test_review_my_moves_lists_the_costliest_with_the_better_move(server, browse
     page.screenshot(path=shots / "skipbo-review.png", full_page=True)
 
     # A spectator of the finished game gets the final scores but no review button.
-    watcher = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    viewport = {"width": 1280, "height": 900}
+    watcher = browser.new_context(viewport=viewport, bypass_csp=True).new_page()
     watcher.goto(f"{server}/r/{code}/watch")
     watcher.wait_for_selector(".match-summary", timeout=TIMEOUT)
     watcher.wait_for_selector("#replay", timeout=TIMEOUT)

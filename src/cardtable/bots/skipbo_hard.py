@@ -14,6 +14,12 @@ that needs an opponent's stock top is a gift). It makes the first play of the
 best line when that line beats stopping now, else it discards: Skip-Bo cards
 last, onto the pile that keeps the discard piles in descending runs.
 
+A frozen table is the exception: when nothing is left to draw and a whole round of
+turns has passed without a build, every player's careful wait keeps it frozen until
+the round is blocked with no winner (seen in team play, where all four ended their
+turns beside a 12 that would have completed a pile). Then ``hard`` builds whenever it
+can, the best build by its own valuation, since only a build can bring cards back.
+
 Information: the bot reads its own hand, every stock's top card and size, every
 discard pile and the building piles, all of which ``state.view(seat)`` shows.
 It never reads a stock card below the top, another hand or the draw pile.
@@ -223,14 +229,22 @@ Decision = tuple[int, "_Planner | None"]
 """A move of ``hard``'s and the planner whose best line it starts (None for a discard)."""
 
 
+def frozen(state: SkipBoState) -> bool:
+    """Nothing is left to draw and a whole round of turns passed without a build."""
+    return not state.draw and not state.completed and state.idle >= state.n
+
+
 def position_key(state: SkipBoState) -> tuple[object, ...]:
     """Everything ``hard``'s decision reads, so that equal keys get equal decisions.
 
     The mover's hand and discard piles, the needs of the building piles, every
     stock's top (None when empty; the stocks' sizes and the other discard piles do
-    not change the decision) and whether cards can still be drawn.
+    not change the decision), whether cards can still be drawn, and on a frozen table
+    (:func:`frozen`) the partner's discard piles, which its builds may use.
     """
     seat = state.current
+    partner = state.partners[seat]
+    still = frozen(state)
     return (
         seat,
         tuple(state.hands[seat]),
@@ -238,6 +252,10 @@ def position_key(state: SkipBoState) -> tuple[object, ...]:
         tuple(len(pile) for pile in state.building),
         tuple(stock[-1] if stock else None for stock in state.stocks),
         bool(state.draw or state.completed),
+        still,
+        tuple(tuple(pile) for pile in state.discards[partner])
+        if still and partner is not None
+        else (),
     )
 
 
@@ -303,9 +321,27 @@ class HardBot:
             action = plan_step_action(state, first)
             if action in legal:
                 return action, planner
+        if frozen(state):
+            builds = [a for a in legal if a < DISCARD_BASE]
+            if builds:
+                return self.unfreeze(state, builds), None
         if END_TURN in legal:
             return END_TURN, None
         return self.discard(state, seat, legal), None
+
+    def unfreeze(self, state: SkipBoState, builds: list[int]) -> int:
+        """The build worth most to the mover by the planner's valuation of what follows."""
+        seat = state.current
+        best, best_value = builds[0], -1e18
+        for action in builds:
+            after = state.clone()
+            after.advance(action)
+            if after.is_over or after.current != seat:
+                return action  # it ends the round (a stock emptied) or the turn
+            value, _ = self.planner(after, seat).search()
+            if value > best_value:
+                best, best_value = action, value
+        return best
 
     @staticmethod
     def discard(state: SkipBoState, seat: int, legal: list[int]) -> int:

@@ -13,7 +13,9 @@ action with its observation and action mask computed:
 - ``gym xN``: the vector env of N such envs that ``make_vector_env`` returns
   (:class:`cardtable.rl.vector.CardtableVectorEnv`); steps = N per vector step (its
   batching included);
-- ``sync xN``: the same N envs in Gymnasium's ``SyncVectorEnv``, for comparison.
+- ``sync xN``: the same N envs in Gymnasium's ``SyncVectorEnv``, for comparison;
+- ``fast xN`` (with ``--engine fast``, Skyjo): the vector env on the compiled batch
+  engine (``make_vector_env(..., engine="fast")``), with the same policy loop.
 
 The learner's policy is the same everywhere: per env, ``np.flatnonzero`` of the mask
 and a uniform draw with the benchmark's own seeded generator. The four set-ups run in
@@ -173,12 +175,49 @@ def _vector_runner(
             yield steps, finished_moves + sum(len(env.game_state.history) for env in inner)
 
 
+def _fast_vector_runner(
+    game_name: str, rules: RulesBase, num_envs: int, bots: str, clock: _Clock
+) -> Runner:
+    import numpy as np
+
+    from ..fast.skyjo_kernels import F_MOVES
+    from .gym_env import make_vector_env
+
+    envs: Any = make_vector_env(game_name, num_envs, engine="fast", rules=rules, opponents=bots)
+    _, infos = envs.reset(seed=0)
+    rng = Rng(0)
+    steps = 0
+    moves = envs.batch.ints[:, F_MOVES]  # a view: each game's moves since its deal
+    finished_moves = -int(moves.sum())
+    yield 0, 0
+    while True:
+        masks = infos["action_mask"]
+        actions = np.zeros(num_envs, dtype=np.int64)
+        for index in range(num_envs):
+            legal = np.flatnonzero(masks[index])
+            if len(legal):
+                actions[index] = legal[rng.below(len(legal))]
+        _, _, terminated, truncated, infos = envs.step(actions)
+        steps += num_envs
+        # A finished game is replaced on the next step: count its moves now.
+        for index in np.flatnonzero(terminated | truncated).tolist():
+            finished_moves += int(moves[index])
+        if time.perf_counter() >= clock.deadline:
+            yield steps, finished_moves + int(moves.sum())
+
+
 #: Each set-up runs for slices of at most this many seconds, in turn with the others.
 SLICE = 0.25
 
 
 def run_rl_bench(
-    game_name: str, rules: RulesBase, *, seconds: float, num_envs: int, bots: str
+    game_name: str,
+    rules: RulesBase,
+    *,
+    seconds: float,
+    num_envs: int,
+    bots: str,
+    engine: str = "reference",
 ) -> list[RlFigure]:
     """Measure the four set-ups, each for a quarter of ``seconds``.
 
@@ -192,6 +231,8 @@ def run_rl_bench(
         f"gym x{num_envs}": _vector_runner(game_name, rules, num_envs, bots, False, clock),
         f"sync x{num_envs}": _vector_runner(game_name, rules, num_envs, bots, True, clock),
     }
+    if engine == "fast":
+        runners[f"fast x{num_envs}"] = _fast_vector_runner(game_name, rules, num_envs, bots, clock)
     for runner in runners.values():
         next(runner)  # build and reset the environments, not measured
     share = seconds / len(runners)
@@ -253,8 +294,9 @@ def rl_bench_command(game_name: str, title: str, rules: RulesBase, args: Any) ->
     """Run the benchmark for the command line, print it, and return the figures as JSON."""
     load = load_average()
     figures = run_rl_bench(
-        game_name, rules, seconds=args.seconds, num_envs=args.envs, bots=args.rl_bots
-    )
+        game_name, rules, seconds=args.seconds, num_envs=args.envs, bots=args.rl_bots,
+        engine=args.engine,
+    )  # fmt: skip
     print(format_rl_bench(title, rules, figures, load))
     return {
         "game": game_name,

@@ -12,10 +12,13 @@
 - Opponents are bots made by ``cardtable.bots.make_bot(game, name)``: one name for
   every other seat, or a list with one name per other seat in seat order.
 - ``seat`` is the learner's seat, or None for a seat drawn at every reset.
-- Illegal actions: ``illegal="raise"`` (default) raises
-  :class:`cardtable.core.IllegalMoveError` and changes nothing; ``illegal="penalty"``
-  leaves the state unchanged, returns ``illegal_penalty`` as reward and sets
-  ``info["illegal_action"] = True`` (the episode goes on).
+- Legal actions: ``info["action_mask"]`` (int8), and ``env.action_masks()`` (bool), the
+  method sb3-contrib's ``MaskablePPO`` calls, so it trains on the env unwrapped.
+- Illegal actions: ``illegal="penalty"`` (default) leaves the state unchanged, returns
+  ``illegal_penalty`` as reward and sets ``info["illegal_action"] = True`` (the episode
+  goes on): an unmasked policy, or Gymnasium's ``check_env``, which steps with actions
+  sampled from the whole action space, can step it. ``illegal="raise"`` raises
+  :class:`cardtable.core.IllegalMoveError` and changes nothing.
 - ``max_steps``: None (default: no truncation) or a number of steps after which an
   unfinished game is truncated (``truncated=True``); every ``step`` call counts, an
   illegal one in penalty mode included. (A Skyjo policy that never turns its last cards
@@ -69,7 +72,7 @@ class CardtableGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         seat: int | None = 0,
         reward: str = "win",
         reward_at: str = "game",
-        illegal: str = "raise",
+        illegal: str = "penalty",
         illegal_penalty: float = -1.0,
         max_steps: int | None = None,
         render_mode: str | None = None,
@@ -124,6 +127,11 @@ class CardtableGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         state = self.game_state
         mask = self.mask_bytes.array(state, self.seat)
         return self.encoder.encode_state(state, self.seat), {"action_mask": mask}
+
+    def action_masks(self) -> NDArray[np.bool_]:
+        """The learner's legal actions as a bool array (all False once the game is
+        over): sb3-contrib's ``MaskablePPO`` convention."""
+        return np.frombuffer(self.mask_bytes(self.game_state, self.seat), dtype=np.bool_).copy()
 
     def _play_bots(self) -> None:
         """Bots move until the learner is to move or the game is over."""
@@ -273,7 +281,7 @@ def gym_env(game_name: str, **kwargs: Any) -> CardtableGymEnv:
 
 
 def make_vector_env(
-    game_name: str, num_envs: int, *, sync: bool = False, **kwargs: Any
+    game_name: str, num_envs: int, *, sync: bool = False, engine: str = "reference", **kwargs: Any
 ) -> gymnasium.vector.VectorEnv:
     """``num_envs`` copies of the single-agent env stepped together (Gymnasium vector API).
 
@@ -283,9 +291,21 @@ def make_vector_env(
     (it returns the same arrays, more slowly; ``autoreset_mode`` is passed to it too).
     Masks come batched in ``infos["action_mask"]`` (shape ``(num_envs, num_actions)``);
     ``reset(seed=s)`` seeds env ``i`` with ``s + i``.
+
+    ``engine="fast"`` (Skyjo, extra ``fast``) gives a
+    :class:`cardtable.rl.fast_vector.SkyjoFastVectorEnv`: the same arrays for the same
+    seeds and actions, every game on the compiled batch engine (random opponents).
     """
     if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
         raise ValueError(f"num_envs must be at least 1, got {num_envs!r}")
+    if engine not in ("reference", "fast"):
+        raise ValueError(f"engine must be 'reference' or 'fast', got {engine!r}")
+    if engine == "fast":
+        if game_name != "skyjo" or sync:
+            raise ValueError("engine='fast' is the Skyjo batch engine's vector env (no sync)")
+        from .fast_vector import SkyjoFastVectorEnv
+
+        return SkyjoFastVectorEnv(num_envs, **kwargs)
     if sync:
         vector_options = {}
         if "autoreset_mode" in kwargs:

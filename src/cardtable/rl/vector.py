@@ -28,10 +28,10 @@ infos are batched directly.
 
 - ``reset(seed=s)`` seeds env ``i`` with ``s + i`` (a list gives one seed per env);
   autoresets continue each env's own seeded stream, so a seed fixes every episode.
-- With ``illegal="raise"`` (the default) an illegal action raises
-  :class:`cardtable.core.IllegalMoveError` after the envs before it in the batch have
-  stepped, as in ``SyncVectorEnv``; batched policies usually want ``illegal="penalty"``
-  or masked sampling.
+- Illegal actions follow the envs' ``illegal`` option: ``"penalty"`` (the default)
+  returns the penalty and sets ``infos["illegal_action"]``; with ``illegal="raise"`` an
+  illegal action raises :class:`cardtable.core.IllegalMoveError` after the envs before
+  it in the batch have stepped, as in ``SyncVectorEnv``.
 """
 
 from __future__ import annotations

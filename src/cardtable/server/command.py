@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import gc
 import logging
 import sys
@@ -12,6 +13,23 @@ from typing import Any
 from ..argtypes import positive_int
 from ..settings import default_data_dir, settings
 from .config import ServerConfig
+
+
+def _processes(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
+    return value
+
+
+def _lease(text: str) -> float:
+    value = _seconds(text)
+    if value < 0.3:
+        raise argparse.ArgumentTypeError(f"must be at least 0.3 seconds, got {text}")
+    return value
 
 
 def _seconds(text: str) -> float:
@@ -39,7 +57,34 @@ def add_serve_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
         help=f"data folder for the SQLite file (default {default_data_dir()})",
     )
     serve.add_argument(
+        "--migrate",
+        action="store_true",
+        help="upgrade a PostgreSQL schema older than this version's (stop the nodes "
+        "running the old version first); without it such a start is refused",
+    )
+    serve.add_argument(
+        "--node-id",
+        metavar="NAME",
+        help="this node's name in room leases (default: host name, process id and a random suffix)",
+    )
+    serve.add_argument(
+        "--lease-seconds",
+        type=_lease,
+        default=15.0,
+        metavar="S",
+        help="how long a room's lease lasts unrenewed: a dead node's rooms move to "
+        "another node after about this long (15)",
+    )
+    serve.add_argument(
         "--bot-pause", type=_seconds, default=0.6, help="seconds a bot waits before moving (0.6)"
+    )
+    serve.add_argument(
+        "--bot-processes",
+        type=_processes,
+        default=None,
+        metavar="N",
+        help="worker processes for bots and hints (default: one per core; 0: threads of "
+        "the server process, for a machine with one core)",
     )
     serve.add_argument(
         "--grace",
@@ -95,7 +140,11 @@ def serve_config(args: argparse.Namespace) -> ServerConfig:
     return ServerConfig(
         data_dir=args.data if args.data is not None else shared.data_dir(),
         db_url=args.db if args.db is not None else shared.db,
+        migrate=args.migrate,
+        node_id=args.node_id,
+        lease_seconds=args.lease_seconds,
         bot_pause=args.bot_pause,
+        bot_processes=args.bot_processes,
         grace_seconds=args.grace,
         allowed_origins=tuple(args.allow_origin),
         room_ttl_seconds=args.room_ttl,
@@ -121,14 +170,38 @@ def run_serve(args: argparse.Namespace) -> None:
     import uvicorn
 
     from .app import create_app
+    from .startup import StartupRefusedError
 
     config = serve_config(args)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     where = config.database_url().split("@")[-1]  # never the user and password
-    print(f"cardtable table: open http://{args.host}:{args.port}/ (database: {where})", flush=True)
-    sys.stdout.flush()
     # Rooms, states and views are many small long-lived objects, so Python's default
     # collection thresholds run slow full collections often; rarer collections cut
     # the 500-room p99 move latency from about 170 ms to about 70 ms (operations.md).
     gc.set_threshold(50_000, 20, 1_000)
-    uvicorn.run(create_app(config), **uvicorn_options(args, config))
+    app = create_app(config)
+    table = app.state.table
+    server = uvicorn.Server(uvicorn.Config(app, **uvicorn_options(args, config)))
+
+    async def main() -> int:
+        # The database is opened before the server listens, so a refusal (another
+        # server on this SQLite file, a schema of another version) is one clear line
+        # and exit status 1, not a traceback from the ASGI lifespan.
+        try:
+            await table.open()
+        except StartupRefusedError as error:
+            print(f"cardtable serve: refused to start: {error}", file=sys.stderr, flush=True)
+            return 1
+        print(
+            f"cardtable table: open http://{args.host}:{args.port}/ (database: {where})", flush=True
+        )
+        try:
+            await server.serve()  # the app's lifespan closes the table when it stops
+        finally:
+            await table.close()  # unless the server never started (the port was taken)
+        return 0 if server.started else 3
+
+    with asyncio.Runner(loop_factory=server.config.get_loop_factory()) as runner:
+        status = runner.run(main())
+    if status:
+        raise SystemExit(status)

@@ -21,11 +21,29 @@ class ServerConfig:
 
     data_dir: Path = dataclasses.field(default_factory=default_data_dir)
     db_url: str | None = None
+    #: This server's name in room leases (None: host name, process id and a random
+    #: suffix, so a restarted process is a new node).
+    node_id: str | None = None
+    #: Seconds a room's lease lasts without renewal; it is renewed every third of it.
+    #: A node that dies holds its rooms that long (see docs/operations.md).
+    lease_seconds: float = 15.0
+    #: Upgrade a PostgreSQL schema older than this version's at start (``--migrate``);
+    #: without it such a start is refused (see :mod:`cardtable.server.schema`).
+    migrate: bool = False
     #: Seconds a bot waits before moving, so people can follow.
     bot_pause: float = 0.6
-    #: Bot threads shared by every room.
+    #: Worker processes for bot moves and hints, shared by every room (None: one per
+    #: core; 0: ``bot_workers`` threads of the server process instead, and reviews in
+    #: threads too). See :mod:`cardtable.server.botseats`.
+    bot_processes: int | None = None
+    #: Bot threads when ``bot_processes`` is 0.
     bot_workers: int = 2
-    #: Thinking time of the move advisor for one ``hint`` (in the bot threads).
+    #: Seconds a bot's move or a hint may take in a worker before the worker is killed
+    #: (a move is then retried once, then played by a simpler bot).
+    bot_timeout: float = 20.0
+    #: Seconds a post-game review may take in its worker.
+    review_timeout: float = 600.0
+    #: Thinking time of the move advisor for one ``hint`` (in the bot workers).
     hint_milliseconds: float = 300.0
     #: Post-game ``review`` (in threads of their own): advisor re-deals per decision to rank
     #: every move, re-deals to compare the best and the played move again, and the most
@@ -34,7 +52,7 @@ class ServerConfig:
     review_iterations: int = TABLE_ITERATIONS
     review_confirm: int = TABLE_CONFIRM
     review_decisions: int = TABLE_DECISIONS
-    #: Reviews computed at once on the whole server, each in its own thread (one more
+    #: Reviews computed at once on the whole server, each in its own worker (one more
     #: is refused as busy).
     review_workers: int = 1
     #: The bot that plays for a human who has been away longer than ``grace_seconds``.

@@ -21,6 +21,9 @@ POLICY_VIOLATION = 1008
 MESSAGE_TOO_BIG = 1009
 TRY_AGAIN_LATER = 1013
 NO_SUCH_ROOM = 4004
+#: The room is served by another node now (taken over, or this node is stopping):
+#: reconnect, with back-off, and resume from the last version.
+ROOM_MOVED = 4009
 GOING_AWAY = 1001
 #: Seconds a closing connection waits for answers still being worked out.
 BACKGROUND_GRACE = 30.0
@@ -58,6 +61,14 @@ class Connection:
             with contextlib.suppress(asyncio.QueueFull):
                 self._queue.get_nowait()
                 self._queue.put_nowait(None)
+
+    def end(self, close_code: int) -> None:
+        """Close after what is queued (the receive loop ends at the next message)."""
+        if self.closing is not None:
+            return
+        self.closing = close_code
+        with contextlib.suppress(asyncio.QueueFull):
+            self._queue.put_nowait(None)
 
     def answer_later(self, work: Awaitable[JSON], failed: Callable[[Exception], JSON]) -> None:
         """Push ``work``'s answer when it is ready, while this connection goes on.

@@ -5,6 +5,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import secrets
+import socket
 import time
 from collections import Counter
 from typing import Any
@@ -13,10 +16,14 @@ from ..core import OptionError
 from ..games import get_game
 from .botseats import BotPool
 from .config import ServerConfig
+from .connections import ROOM_MOVED
+from .errors import RoomError, option_refused
+from .metrics import Metrics
 from .names import DisplayNameError, clean_name
-from .protocol import SeatSpec
-from .rooms import LOBBY, Room, RoomError, Seat, option_refused, seats_from_specs
-from .storage import RoomRecord, Storage
+from .protocol import SeatSpec, error_message
+from .rooms import Room
+from .seats import LOBBY, Seat, seats_from_specs
+from .storage import FencedError, RoomRecord, Storage
 from .tokens import hash_token, new_room_code, new_token
 
 log = logging.getLogger("cardtable.server")
@@ -27,46 +34,224 @@ class Table:
 
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
-        self.storage = Storage(config.database_url())
-        self.bots = BotPool(config.bot_workers, config.review_workers)
+        self.storage = Storage(
+            config.database_url(), migrate=config.migrate, stall_seconds=config.lease_seconds
+        )
+        self.bots = BotPool(
+            config.bot_processes,
+            config.review_workers,
+            threads=config.bot_workers,
+            move_timeout=config.bot_timeout,
+            review_timeout=config.review_timeout,
+        )
         self.rooms: dict[str, Room] = {}
-        #: Rooms being created per client address (counted against the limit while the
-        #: database insert is under way, so simultaneous requests cannot pass it together).
-        self._creating: Counter[str] = Counter()
+        self.node_id = (
+            config.node_id or (f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}")[:64]
+        )
+        self.metrics = Metrics()
+        self._leases: asyncio.Task[None] | None = None
+        self._adopting: dict[str, asyncio.Lock] = {}
+        self._dropping: set[asyncio.Task[None]] = set()
+        #: Draining (see :meth:`drain`): no new room, no adoption, rooms handed over.
+        self.draining = False
+        #: Per client address: the lock its room creations take turns on, and how many
+        #: requests hold or wait for it (see :meth:`create_room`).
+        self._creating: dict[str, asyncio.Lock] = {}
+        self._waiting: Counter[str] = Counter()
         self._sweeper: asyncio.Task[None] | None = None
+        self.is_open = False
         #: Post-game reviews being worked out in the bot threads (see ``Room.review``).
         self.reviews_running = 0
 
     async def open(self) -> None:
-        """Migrate the database and restore every unfinished room by replaying its log."""
+        """Migrate the database and restore every unfinished room by replaying its log.
+
+        Raises :class:`~cardtable.server.startup.StartupRefusedError` when this server must
+        not run on the database (see :meth:`Storage.open`).
+        """
         await self.storage.open()
-        for record in await self.storage.load_live_rooms():
-            try:
-                game = get_game(record.game)
-                rules = game.rules_from_record(record.rules)
-                room = Room(self, record, game, rules)
-                room.restore(record.moves)
-            except Exception:
-                log.exception("room %s could not be restored; left out", record.code)
-                continue
-            self.rooms[room.code] = room
-        for room in self.rooms.values():
-            room.after_restore()
+        self.is_open = True
+        self.bots.start()
+        # An SQLite file has one server (its lock), so its rooms are all ours even if
+        # the last process died holding their leases; on PostgreSQL a room another
+        # node holds stays with it.
+        force = self.storage.is_sqlite
+        for code in await self.storage.live_room_codes():
+            await self.adopt(code, force=force)
         self._sweeper = asyncio.create_task(self._sweep_loop())
+        self._leases = asyncio.create_task(self._lease_loop())
 
     async def close(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
+        """Stop the sweeper and the rooms, give up their leases and close the database
+        (once; again does nothing)."""
+        if not self.is_open:
+            return
+        self.is_open = False
+        for task in (self._sweeper, self._leases):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        held = {code: room.epoch for code, room in self.rooms.items()}
         for room in list(self.rooms.values()):
             await room.close()
+        for task in list(self._dropping):
+            with contextlib.suppress(Exception):
+                await task
+        try:
+            await self.storage.release_rooms(self.node_id, held)
+        except Exception:
+            log.exception("releasing the room leases failed; they run out by themselves")
         self.bots.shutdown()
         await self.storage.close()
 
-    def rooms_of(self, client: str) -> int:
-        live = sum(1 for room in self.rooms.values() if room.client == client)
-        return live + self._creating[client]
+    # --- leases ----------------------------------------------------------------------
+    def _restore(self, record: RoomRecord) -> Room | None:
+        try:
+            game = get_game(record.game)
+            rules = game.rules_from_record(record.rules)
+            room = Room(self, record, game, rules)
+            room.restore(record.moves)
+        except Exception:
+            log.exception("room %s could not be restored; left out", record.code)
+            return None
+        return room
+
+    async def adopt(self, code: str, *, force: bool = False) -> Room | None:
+        """Room ``code`` served by this node: already here, or claimed now because no
+        node holds its lease (``force``: whoever does) and restored from its log.
+        None when another node holds it or it is not live."""
+        room = self.rooms.get(code)
+        if room is not None or not self.is_open or self.draining:
+            return room
+        lock = self._adopting.setdefault(code, asyncio.Lock())
+        async with lock:
+            room = self.rooms.get(code)
+            if room is not None:
+                return room
+            record = await self.storage.claim_room(
+                code, self.node_id, self.config.lease_seconds, force=force
+            )
+            if record is None:
+                return None
+            room = self._restore(record)
+            if room is None:
+                return None
+            self.rooms[code] = room
+            self.metrics.adoptions += 1
+            log.info("room %s: served by node %s (epoch %d)", code, self.node_id, room.epoch)
+            room.after_restore()
+        self._adopting.pop(code, None)
+        return room
+
+    async def find_room(self, code: str) -> Room:
+        """The live room ``code`` on this node, adopted first if no node holds it.
+
+        Raises ``no_room`` when there is no such live room, and ``room_elsewhere`` (to
+        retry) when another node holds its lease: during a hand-over, or when a request
+        reached a node the proxy does not route the room to.
+        """
+        room = await self.adopt(code)
+        if room is not None:
+            return room
+        if await self.storage.room_is_live(code):
+            # The proxy sent this room's player here: ask its owner to hand it over.
+            if not self.draining:
+                await self.storage.want_room(code, self.node_id)
+            raise RoomError(
+                "room_elsewhere", "another server holds this room now; try again in a moment"
+            )
+        raise RoomError("no_room", f"no live room {code!r}")
+
+    def lost(self, room: Room) -> None:
+        """Another node took ``room`` over: forget it here and send its clients away
+        (they reconnect and reach the new owner); this node never writes for it again."""
+        if self.rooms.get(room.code) is not room:
+            return
+        del self.rooms[room.code]
+        self.metrics.rooms_lost += 1
+        log.warning(
+            "room %s: lease lost (epoch %d); dropped from node %s",
+            room.code,
+            room.epoch,
+            self.node_id,
+        )
+        room.end_connections(
+            ROOM_MOVED,
+            error_message("room_moved", "this room is now served by another server; reconnect"),
+        )
+        task = asyncio.create_task(room.close())
+        self._dropping.add(task)
+        task.add_done_callback(self._dropping.discard)
+
+    async def _lease_loop(self) -> None:
+        """Renew this node's leases, drop the rooms it lost, adopt the rooms nobody holds."""
+        while True:
+            await asyncio.sleep(self.config.lease_seconds / 3)
+            try:
+                await self.keep_leases()
+            except Exception:
+                log.exception("renewing the room leases failed")
+
+    async def drain(self) -> int:
+        """Hand every room over for a rolling upgrade; returns how many.
+
+        From now on the node creates and adopts no room and ``/health`` says
+        ``draining``. Each room's clients are told ``room_moved`` and closed with 4009,
+        the room stops here and its lease is released, so another node adopts it at
+        its next lease round (a third of ``lease_seconds``) and the clients, who
+        reconnect with back-off, resume there from their last version.
+        """
+        self.draining = True
+        rooms = list(self.rooms.values())
+        await self.hand_over(rooms, "this server is stopping; reconnect")
+        log.info("node %s drained: %d rooms handed over", self.node_id, len(rooms))
+        return len(rooms)
+
+    async def hand_over(
+        self, rooms: list[Room], reason: str, *, reserve_seconds: float | None = None
+    ) -> None:
+        """Stop serving ``rooms`` here and release their leases for another node (for
+        ``reserve_seconds``, only the node that asked for each); their clients get
+        ``room_moved`` (close 4009) and reconnect through the proxy."""
+        for room in rooms:
+            if self.rooms.get(room.code) is room:
+                del self.rooms[room.code]
+            room.end_connections(ROOM_MOVED, error_message("room_moved", reason))
+        for room in rooms:
+            async with room.lock:  # a move being committed finishes first
+                await room.close()
+        await self.storage.release_rooms(
+            self.node_id,
+            {room.code: room.epoch for room in rooms},
+            reserve_seconds=reserve_seconds,
+        )
+        self.metrics.handed_over += len(rooms)
+
+    async def keep_leases(self) -> None:
+        held = {code: room.epoch for code, room in self.rooms.items()}
+        lost, wanted = await self.storage.renew_leases(
+            self.node_id, held, self.config.lease_seconds
+        )
+        for code in lost:
+            room = self.rooms.get(code)
+            if room is not None and room.epoch == held[code]:
+                self.lost(room)
+        handed = [self.rooms[code] for code in wanted if code in self.rooms]
+        if handed:
+            await self.hand_over(
+                handed,
+                "this room moves to another server; reconnect",
+                reserve_seconds=self.config.lease_seconds,
+            )
+        if self.draining:
+            return
+        for code in await self.storage.claimable_rooms(self.node_id):
+            await self.adopt(code)
+
+    async def rooms_of(self, client: str) -> int:
+        """Live rooms ``client`` created, on every node (read from the database)."""
+        return await self.storage.live_rooms_of(client)
 
     async def create_room(
         self,
@@ -76,18 +261,29 @@ class Table:
         name: str | None,
         client: str,
     ) -> dict[str, Any]:
-        """A new room in the lobby; its host token, and a seat token if ``name`` is given."""
-        if self.rooms_of(client) >= self.config.rooms_per_client:
-            raise RoomError(
-                "too_many_rooms", f"at most {self.config.rooms_per_client} live rooms per client"
-            )
-        self._creating[client] += 1
+        """A new room in the lobby; its host token, and a seat token if ``name`` is given.
+
+        One client's creations on this node run one at a time (``_creating``), so
+        simultaneous requests cannot all pass the limit before any room is stored.
+        Across nodes the count comes from the database: simultaneous requests on
+        different nodes could pass it together, by one room per node at most.
+        """
+        if self.draining:
+            raise RoomError("draining", "this server is stopping; try again in a moment")
+        lock = self._creating.setdefault(client, asyncio.Lock())
+        self._waiting[client] += 1
         try:
-            return await self._create_room(game_name, options, specs, name, client)
+            async with lock:
+                if await self.rooms_of(client) >= self.config.rooms_per_client:
+                    raise RoomError(
+                        "too_many_rooms",
+                        f"at most {self.config.rooms_per_client} live rooms per client",
+                    )
+                return await self._create_room(game_name, options, specs, name, client)
         finally:
-            self._creating[client] -= 1
-            if not self._creating[client]:
-                del self._creating[client]
+            self._waiting[client] -= 1
+            if not self._waiting[client]:
+                del self._waiting[client], self._creating[client]
 
     async def _create_room(
         self,
@@ -143,6 +339,9 @@ class Table:
             client=client,
             created_at=now,
             updated_at=now,
+            owner=self.node_id,
+            epoch=1,
+            lease_until=now + self.config.lease_seconds,
         )
         await self.storage.insert_room(record)
         room = Room(self, record, game, rules)
@@ -157,7 +356,8 @@ class Table:
         """Expire rooms nobody has used for ``room_ttl_seconds``; returns their codes.
 
         A room that never started a game is deleted; one that played keeps its games
-        (for replays) and is marked closed.
+        (for replays) and is marked closed. Only rooms this node holds the lease of are
+        swept, and the write is fenced: a node never closes another node's room.
         """
         now = time.monotonic() if now is None else now
         expired = []
@@ -168,10 +368,14 @@ class Table:
                 continue  # bots are still playing it out
             await room.close()
             del self.rooms[code]
-            if room.status == LOBBY and room.game_no == 1:
-                await self.storage.delete_room(code)
-            else:
-                await self.storage.update_room(code, status="closed")
+            try:
+                if room.status == LOBBY and room.game_no == 1:
+                    await self.storage.delete_room(code, room.epoch)
+                else:
+                    await self.storage.update_room(code, room.epoch, status="closed")
+            except FencedError:
+                log.info("room %s: taken over by another node before it expired here", code)
+                continue
             expired.append(code)
         return expired
 

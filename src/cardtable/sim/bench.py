@@ -79,6 +79,20 @@ class BenchReport:
                 return row
         raise KeyError(name)
 
+    def summary(self, engine: str, row: str) -> JSON:
+        """:meth:`to_json` with the headline figures of ``row`` on top, for scripts:
+        ``engine``, ``moves_per_s`` and ``moves_per_cpu_s`` (moves a second by the wall
+        clock and per CPU second) and ``games_per_s``."""
+        headline = self.row(row)
+        return {
+            "engine": engine,
+            "headline": row,
+            "moves_per_s": headline.per_second,
+            "moves_per_cpu_s": headline.per_cpu_second,
+            "games_per_s": headline.games_per_second,
+            **self.to_json(),
+        }
+
     def to_json(self) -> JSON:
         return {
             "game": self.game,

@@ -5,10 +5,13 @@ A game counts as a win for a bot when one of its seats is among the winners and
 none of the other bot's seats is; shared wins count half to each, blocked games
 count for nobody. The Bradley-Terry model says bot ``i`` beats ``j`` with
 probability ``1 / (1 + exp(r_j - r_i))``; ratings are fitted by maximum
-likelihood, shown on the Elo scale (400 points = a factor 10 in odds) with the
-first bot at 0 as the anchor, and each interval is ``rating ± 1.96`` standard
-errors from the inverse Fisher information. One virtual half win each way per
-pair keeps a bot that never loses at a finite rating.
+likelihood, shown on the Elo scale (400 points = a factor 10 in odds). The first
+bot is the anchor: its rating is fixed at 0, not estimated, and every other rating
+and interval is relative to it. Each interval is ``rating ± 1.96`` cluster-robust
+standard errors: the sandwich of the inverse Fisher information around the scores
+of the deals, each deal (its seat rotations) one cluster, since the games of one
+deal are not independent. One virtual half win each way per pair keeps a bot that
+never loses at a finite rating.
 """
 
 from __future__ import annotations
@@ -58,9 +61,12 @@ class LadderResult:
     """Best first."""
     pairs: tuple[tuple[str, str, float, float], ...]
     """(a, b, wins of a, wins of b) per pair."""
+    anchor: str = ""
+    """The bot whose rating is fixed at 0; the others are relative to it."""
 
     def to_json(self) -> JSON:
         return {
+            "anchor": self.anchor,
             "game": self.game,
             "rules": self.rules,
             "seed": self.seed,
@@ -83,6 +89,22 @@ def pair_wins(result: TournamentResult, a: str, b: str) -> tuple[float, float]:
             wins_a += 0.5
             wins_b += 0.5
     return wins_a, wins_b
+
+
+def deal_wins(result: TournamentResult, a: str, b: str) -> list[tuple[float, float]]:
+    """:func:`pair_wins` per deal (the records sharing a deal seed), in deal order."""
+    per_deal: dict[int, list[float]] = {}
+    for record in result.records:
+        tally = per_deal.setdefault(record.seed, [0.0, 0.0])
+        won = {record.bots[seat] for seat in record.winners}
+        if won == {a}:
+            tally[0] += 1
+        elif won == {b}:
+            tally[1] += 1
+        elif won == {a, b}:
+            tally[0] += 0.5
+            tally[1] += 0.5
+    return [(wins_a, wins_b) for wins_a, wins_b in per_deal.values()]
 
 
 def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
@@ -110,12 +132,20 @@ def _inverse(matrix: list[list[float]]) -> list[list[float]]:
 
 
 def bradley_terry(
-    names: Sequence[str], wins: dict[tuple[int, int], float]
+    names: Sequence[str],
+    wins: dict[tuple[int, int], float],
+    deals: Sequence[tuple[int, int, float, float]] | None = None,
 ) -> list[tuple[float, float]]:
     """Ratings (natural log-odds scale, ``names[0]`` at 0) and their standard errors.
 
     ``wins[i, j]`` is how often ``i`` beat ``j``. Fitted by Newton's method on the
     log-likelihood with the prior of :data:`PRIOR` virtual wins each way per pair.
+    ``names[0]`` is the anchor, fixed at 0 (its error is 0): the errors of the others
+    are those of their difference to it. Without ``deals`` they come from the inverse
+    Fisher information (games independent); with ``deals``, one ``(i, j, wins of i,
+    wins of j)`` per deal, from the cluster-robust sandwich ``I^-1 B I^-1`` where ``B``
+    sums the outer products of each deal's score (with the ``C / (C - 1)`` factor over
+    the ``C`` deals), since the seat rotations of one deal are not independent games.
     """
     k = len(names)
     w = [[0.0] * k for _ in range(k)]
@@ -152,9 +182,46 @@ def bradley_terry(
     errors = [0.0] * k
     if free:
         cov = _inverse([[info[a][b] for b in free] for a in free])
+        if deals:
+            cov = _sandwich(cov, _deal_meat(theta, free, deals))
         for index, a in enumerate(free):
             errors[a] = math.sqrt(max(0.0, cov[index][index]))
     return list(zip(theta, errors, strict=True))
+
+
+def _deal_meat(
+    theta: list[float], free: list[int], deals: Sequence[tuple[int, int, float, float]]
+) -> list[list[float]]:
+    """``C / (C - 1) * sum_d g_d g_d^T`` over the free ratings, ``g_d`` the score of deal d."""
+    position = {a: index for index, a in enumerate(free)}
+    size = len(free)
+    meat = [[0.0] * size for _ in range(size)]
+    for i, j, wins_i, wins_j in deals:
+        p = 1.0 / (1.0 + math.exp(theta[j] - theta[i]))
+        g = wins_i - (wins_i + wins_j) * p
+        score = [0.0] * size
+        if i in position:
+            score[position[i]] += g
+        if j in position:
+            score[position[j]] -= g
+        for a in range(size):
+            for b in range(size):
+                meat[a][b] += score[a] * score[b]
+    count = len(deals)
+    factor = count / (count - 1) if count > 1 else 1.0
+    return [[factor * value for value in row] for row in meat]
+
+
+def _sandwich(bread: list[list[float]], meat: list[list[float]]) -> list[list[float]]:
+    size = len(bread)
+
+    def product(x: list[list[float]], y: list[list[float]]) -> list[list[float]]:
+        return [
+            [math.fsum(x[a][c] * y[c][b] for c in range(size)) for b in range(size)]
+            for a in range(size)
+        ]
+
+    return product(product(bread, meat), bread)
 
 
 def run_ladder(
@@ -167,12 +234,15 @@ def run_ladder(
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
     bot_factory: Callable[[str], Bot] | None = None,
+    cluster: str | None = None,
 ) -> LadderResult:
-    """Round robin of ``names`` (paired games, ``games_per_pair`` each) and its ratings."""
+    """Round robin of ``names`` (paired games, ``games_per_pair`` each) and its ratings;
+    ``cluster``: a Dask scheduler address to play the games on (see ``run_tournament``)."""
     if len(names) < 2:
         raise ValueError("a ladder needs at least two bots")
     index = {name: i for i, name in enumerate(names)}
     wins: dict[tuple[int, int], float] = {}
+    deals: list[tuple[int, int, float, float]] = []
     pairs = []
     done = 0
     for a, b in itertools.combinations(names, 2):
@@ -192,13 +262,15 @@ def run_ladder(
             workers=workers,
             progress=step,
             bot_factory=bot_factory,
+            cluster=cluster,
         )
         done += games_per_pair
         wins_a, wins_b = pair_wins(result, a, b)
         wins[index[a], index[b]] = wins_a
         wins[index[b], index[a]] = wins_b
         pairs.append((a, b, wins_a, wins_b))
-    fitted = bradley_terry(names, wins)
+        deals += [(index[a], index[b], *counts) for counts in deal_wins(result, a, b)]
+    fitted = bradley_terry(names, wins, deals)
     z = z_score(0.95)
     ratings = []
     for i, name in enumerate(names):
@@ -216,5 +288,5 @@ def run_ladder(
         )
     ratings.sort(key=lambda r: -r.rating)
     return LadderResult(
-        game.name, rules.to_json(), seed, games_per_pair, tuple(ratings), tuple(pairs)
+        game.name, rules.to_json(), seed, games_per_pair, tuple(ratings), tuple(pairs), names[0]
     )

@@ -48,17 +48,27 @@ def print_tournament(
     table.add_column("Wins", justify="right")
     table.add_column("Win rate", justify="right")
     table.add_column("95% CI", justify="right")
+    if result.paired:
+        # Games of one deal are not independent: the interval with deals as clusters.
+        table.add_column("95% CI by deal", justify="right")
     table.add_column("Points/round ± se", justify="right")
     for bot in result.bots:
+        by_deal = [f"{_percent(bot.win_rate_by_deal.low)}-{_percent(bot.win_rate_by_deal.high)}"]
         table.add_row(
             bot.name,
             ",".join(map(str, bot.seats)),
             f"{bot.wins}/{bot.games}",
             _percent(bot.win_rate.estimate),
             f"{_percent(bot.win_rate.low)}-{_percent(bot.win_rate.high)}",
-            _plus_minus(bot.points_per_round),
+            *(by_deal if result.paired else []),
+            _plus_minus(bot.points_per_round_by_deal if result.paired else bot.points_per_round),
         )
     console.print(table)
+    if result.paired:
+        console.print(
+            "95% CI by deal and ± se in a paired tournament: cluster-robust, each deal "
+            "(its seat rotations) one cluster"
+        )
     seats = ", ".join(f"{seat}: {wins}" for seat, wins in enumerate(result.wins_per_seat))
     console.print(f"Wins per seat: {seats}")
     console.print(
@@ -107,15 +117,19 @@ def print_ladder(console: Console, title: str, result: Any, defaults: dict[str, 
     table = Table()
     table.add_column("Bot")
     table.add_column("Bradley-Terry rating (Elo scale)", justify="right")
-    table.add_column("95% interval", justify="right")
+    table.add_column("95% interval (deals as clusters)", justify="right")
     table.add_column("Wins", justify="right")
     for rating in result.ratings:
+        anchored = rating.name == result.anchor
         table.add_row(
             rating.name,
             f"{rating.rating:+.0f}",
-            f"{rating.low:+.0f} to {rating.high:+.0f}",
+            "anchor, fixed at 0" if anchored else f"{rating.low:+.0f} to {rating.high:+.0f}",
             f"{rating.wins:g}/{rating.games}",
         )
     console.print(table)
+    console.print(
+        f"Ratings and intervals are relative to {result.anchor}, whose rating is fixed at 0."
+    )
     for a, b, wins_a, wins_b in result.pairs:
         console.print(f"{a} vs {b}: {wins_a:g} - {wins_b:g}")

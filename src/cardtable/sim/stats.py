@@ -65,3 +65,36 @@ def mean_estimate(values: Sequence[float]) -> Estimate:
         return Estimate(mean, 0.0, n)
     variance = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
     return Estimate(mean, math.sqrt(variance / n), n)
+
+
+def cluster_mean(clusters: Sequence[tuple[float, int]]) -> Estimate:
+    """The mean of values that come in correlated clusters, with a cluster-robust error.
+
+    ``clusters`` holds, per cluster, the sum of its values and how many there are (for
+    instance the wins of a bot and its games in the seat rotations of one deal: games of
+    one deal are not independent). The mean is the ratio of the sums; its variance is the
+    cluster-robust ("sandwich", CR1) estimate ``C / (C - 1) * sum_c (y_c - mean m_c)^2 /
+    (sum_c m_c)^2`` over the ``C`` clusters, which treats clusters, not values, as the
+    independent draws. With one value a cluster it is the usual standard error of a mean
+    (up to its ``n / (n - 1)`` factor). ``n`` is the number of clusters; fewer than two
+    give a standard error of 0.
+    """
+    used = [(float(total), count) for total, count in clusters if count > 0]
+    size = sum(count for _, count in used)
+    if size == 0:
+        return Estimate(0.0, 0.0, 0)
+    mean = math.fsum(total for total, _ in used) / size
+    c = len(used)
+    if c < 2:
+        return Estimate(mean, 0.0, c)
+    spread = math.fsum((total - mean * count) ** 2 for total, count in used)
+    return Estimate(mean, math.sqrt(c / (c - 1) * spread) / size, c)
+
+
+def cluster_interval(clusters: Sequence[tuple[float, int]], confidence: float = 0.95) -> Interval:
+    """A proportion's normal interval from :func:`cluster_mean`, kept inside [0, 1]."""
+    estimate = cluster_mean(clusters)
+    if estimate.n == 0:
+        return Interval(0.0, 0.0, 1.0)
+    half = z_score(confidence) * estimate.stderr
+    return Interval(estimate.mean, max(0.0, estimate.mean - half), min(1.0, estimate.mean + half))

@@ -14,7 +14,14 @@ from typing import Any
 from ..bots import Bot, make_bot
 from ..core import JSON, Game, Rng, RulesBase
 from .seeding import derive_seed
-from .stats import Estimate, Interval, mean_estimate, wilson_interval
+from .stats import (
+    Estimate,
+    Interval,
+    cluster_interval,
+    cluster_mean,
+    mean_estimate,
+    wilson_interval,
+)
 
 # Bots draw from their own stream, never the deal's, so a bot's choices cannot
 # change which cards are dealt.
@@ -125,6 +132,14 @@ class BotSummary:
     """Mean over every (round, seat of this bot) pair of the points scored."""
     final_score: Estimate
     """Mean over every (game, seat of this bot) pair of the final score."""
+    win_rate_by_deal: Interval
+    """The win rate with a cluster-robust interval: the games of one deal (its seat
+    rotations, in a paired tournament) are one cluster (:func:`cluster_interval`)."""
+    points_per_round_by_deal: Estimate
+    """``points_per_round`` with a cluster-robust standard error, deals as clusters
+    (rounds of one game, and games of one deal, are not independent)."""
+    deals: int
+    """How many deals (clusters) the by-deal figures come from."""
 
     def to_json(self) -> JSON:
         return {
@@ -139,6 +154,10 @@ class BotSummary:
             "points_per_round_stderr": self.points_per_round.stderr,
             "final_score": self.final_score.mean,
             "final_score_stderr": self.final_score.stderr,
+            "deals": self.deals,
+            "win_rate_by_deal_low": self.win_rate_by_deal.low,
+            "win_rate_by_deal_high": self.win_rate_by_deal.high,
+            "points_per_round_by_deal_stderr": self.points_per_round_by_deal.stderr,
         }
 
 
@@ -226,8 +245,8 @@ def _play_indexed(
     seed: int,
     paired: bool,
     indices: Sequence[int],
-    max_moves: int,
-    bot_factory: Callable[[str], Bot] | None,
+    max_moves: int = DEFAULT_MAX_MOVES,
+    bot_factory: Callable[[str], Bot] | None = None,
 ) -> list[GameRecord]:
     """Play the games ``indices`` of a tournament; the unit of work of one process."""
     if bot_factory is None:
@@ -256,6 +275,7 @@ def run_tournament(
     bot_factory: Callable[[str], Bot] | None = None,
     paired: bool = False,
     workers: int = 1,
+    cluster: str | None = None,
 ) -> TournamentResult:
     """Play ``games`` seeded games and aggregate them per bot name.
 
@@ -270,7 +290,9 @@ def run_tournament(
     multiple of the number of seats), so each bot meets the same cards from every
     seat and the luck of the deal cancels. ``workers`` > 1 plays batches of games in
     separate processes; the records, and so every figure, are the same as with one
-    worker, because each game depends only on its index.
+    worker, because each game depends only on its index. ``cluster`` (a Dask scheduler
+    address such as ``tcp://host:8786``, extra ``cluster``) sends the batches to that
+    cluster instead (``workers`` is then not used), with the same records again.
     """
     if games < 0:
         raise ValueError(f"games must be >= 0, got {games}")
@@ -291,7 +313,17 @@ def run_tournament(
     for name in dict.fromkeys(seat_bots):
         factory(name)
     records: list[GameRecord] = []
-    if workers == 1 or games < 2:
+    if cluster is not None:
+        import functools
+
+        from .cluster import play_on_cluster
+
+        work = functools.partial(
+            _play_indexed, game, rules, seat_bots, seed, paired,
+            max_moves=max_moves, bot_factory=bot_factory,
+        )  # fmt: skip
+        records = play_on_cluster(cluster, work, _batches(games, 8), progress)
+    elif workers == 1 or games < 2:
         for index in range(games):
             records += _play_indexed(
                 game, rules, seat_bots, seed, paired, [index], max_moves, bot_factory
@@ -303,6 +335,13 @@ def run_tournament(
             game, rules, seat_bots, seed, paired, games, max_moves, bot_factory, workers, progress
         )
     return summarize(game.name, rules, seed, seat_bots, records, paired=paired)
+
+
+def _batches(games: int, workers: int) -> list[list[int]]:
+    """Game indices in batches: small ones keep the progress bar moving and the
+    processes evenly loaded."""
+    size = max(1, min(50, games // (workers * 8)))
+    return [list(range(start, min(games, start + size))) for start in range(0, games, size)]
 
 
 def _play_parallel(
@@ -320,9 +359,7 @@ def _play_parallel(
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    # Small batches keep the progress bar moving and the processes evenly loaded.
-    size = max(1, min(50, games // (workers * 8)))
-    batches = [list(range(start, min(games, start + size))) for start in range(0, games, size)]
+    batches = _batches(games, workers)
     results: dict[int, list[GameRecord]] = {}
     done = 0
     # Spawned (not forked) processes: no inherited threads or locks, same on every platform.
@@ -373,7 +410,20 @@ def summarize(
             or (not records and seat_bots[seat] == name)
         )
         mine = [tuple(s for s, bot in enumerate(r.bots) if bot == name) for r in records]
-        wins = sum(1 for r, own in zip(records, mine, strict=True) if set(own) & set(r.winners))
+        won = [bool(set(own) & set(r.winners)) for r, own in zip(records, mine, strict=True)]
+        wins = sum(won)
+        # Per deal (the records of one deal seed): wins and games, points and rounds.
+        deal_wins: dict[int, list[int]] = {}
+        deal_points: dict[int, list[int]] = {}
+        for r, own, w in zip(records, mine, won, strict=True):
+            tally = deal_wins.setdefault(r.seed, [0, 0])
+            tally[0] += w
+            tally[1] += 1
+            points = deal_points.setdefault(r.seed, [0, 0])
+            for round_points in r.round_points:
+                for seat in own:
+                    points[0] += round_points[seat]
+                    points[1] += 1
         summaries.append(
             BotSummary(
                 name=name,
@@ -392,6 +442,13 @@ def summarize(
                 final_score=mean_estimate(
                     [r.scores[seat] for r, own in zip(records, mine, strict=True) for seat in own]
                 ),
+                win_rate_by_deal=cluster_interval(
+                    [(total, count) for total, count in deal_wins.values()]
+                ),
+                points_per_round_by_deal=cluster_mean(
+                    [(total, count) for total, count in deal_points.values()]
+                ),
+                deals=len(deal_wins),
             )
         )
     wins_per_seat = tuple(

@@ -171,8 +171,8 @@ class SkipBoState(GameState[Move]):
     scores: list[int]
     round_log: list[RoundResult]
     final: Result | None
-    #: Sheet 003's draw for the deal: each pass a list of (seat, card), the last pass won
-    #: by its first entry; empty unless ``high_card_deal``.
+    #: Sheet 003's draw for the deal: each pass a list of (seat, card), the highest card
+    #: of the last pass dealing (:func:`dealer_of`); empty unless ``high_card_deal``.
     cut: list[list[tuple[int, int]]]
 
     def _deal(self, events: list[Event] | None) -> None:

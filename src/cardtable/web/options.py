@@ -12,6 +12,7 @@ from ..bots import bot_names
 from ..core import JSON
 from ..games import game_names, get_game
 from ..rules_options import bounds_by_players, depends_on_players, limits, option_specs
+from ..server.names import MAX_NAME
 
 #: Bots from weakest to strongest; any other registered bot comes after them.
 BOT_LEVELS = ("random", "naive", "greedy", "hard", "expert")
@@ -78,4 +79,6 @@ def move_table(name: str) -> list[JSON]:
 
 
 def all_games() -> JSON:
-    return {"games": [game_options(name) for name in game_names()]}
+    """Every game's options, and the server's limits on what the page's fields hold
+    (``limits.name``: the longest display name), so the page's limits are the server's."""
+    return {"games": [game_options(name) for name in game_names()], "limits": {"name": MAX_NAME}}

@@ -1,4 +1,4 @@
-"""Alembic environment: the server passes its own connection (see storage._run_upgrade).
+"""Alembic environment: the server passes its own connection (see cardtable.server.schema).
 
 Run by hand with ``alembic -x url=sqlite+aiosqlite:///path/cardtable.db upgrade head``
 from this folder's parent (``script_location`` = this folder).

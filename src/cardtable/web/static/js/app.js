@@ -1,7 +1,8 @@
 // The single-page app: hash routes for home, room (lobby and table), replay and rules.
 import { api, playerName, rememberName, rememberSeat } from "./api.js";
-import { h, retranslateToast, toast } from "./dom.js";
+import { h, listen, patch, retranslateToast, toast, unpressed } from "./dom.js";
 import { has, language, loadLanguage, missingKeys, preferredLanguage, t } from "./i18n.js";
+import { icon } from "./icons.js";
 import { optionFields } from "./options.js";
 import { errorText, openRoom, seatName } from "./room.js";
 import * as skipbo from "./skipbo.js";
@@ -10,7 +11,8 @@ import { describe, lineText } from "./words.js";
 
 const GAMES = { skipbo, skyjo };
 const app = document.getElementById("app");
-window.cardtable = { bots: {}, conn: null, missing: missingKeys, games: null };
+window.cardtable = { bots: {}, conn: null, missing: missingKeys, games: null, limits: { name: 24 }, t,
+  js: new URL("./", import.meta.url).href }; // where the modules are (versioned): tests import them from there
 let current = null; // the open room, if any
 let gamesInfo = null;
 
@@ -20,6 +22,7 @@ async function games() {
     gamesInfo = res.ok ? res.data.games : [];
     for (const g of gamesInfo) window.cardtable.bots[g.game] = g.bots;
     window.cardtable.games = gamesInfo;
+    if (res.ok && res.data.limits) window.cardtable.limits = res.data.limits;
   }
   return gamesInfo;
 }
@@ -35,7 +38,7 @@ function nav() {
 }
 
 // --- home ---------------------------------------------------------------------------
-const homeState = { game: localStorage.getItem("cardtable.game") || "skyjo", values: {}, seats: {} };
+const homeState = { game: localStorage.getItem("cardtable.game") || "skyjo", values: {}, seats: {}, code: "" };
 
 async function renderHome() {
   const list = await games();
@@ -44,16 +47,16 @@ async function renderHome() {
   if (!homeState.values[game]) homeState.values[game] = Object.fromEntries(info.options.map((o) => [o.name, o.default]));
   if (!homeState.seats[game]) homeState.seats[game] = [];
   const values = homeState.values[game];
-  const players = Math.max(2, Math.min(Number(values.players) || 2, info.options.find((o) => o.name === "players").max));
+  const players = playerCount(info);
   const seatKinds = homeState.seats[game];
-  const nameInput = h("input", { id: "your-name", required: true, maxlength: 40, value: playerName(), autocomplete: "nickname", oninput: (e) => rememberName(e.target.value) });
+  const nameInput = h("input", { id: "your-name", required: true, maxlength: window.cardtable.limits.name, value: playerName(), autocomplete: "nickname", oninput: (e) => rememberName(e.target.value) });
   const seatList = h("ol", { class: "seats" }, h("li", { class: "seat me" }, h("span", { class: "seatname" }, t("web.home.seat_you"))));
   for (let seat = 1; seat < players; seat++) {
     const chosen = seatKinds[seat] || info.default_bot;
     const select = h("select", { id: `seat-${seat}`, "aria-label": t("web.lobby.seat_kind", { n: seat + 1 }) },
       h("option", { value: "human", selected: chosen === "human" }, t("web.home.human")),
       info.bots.map((bot) => h("option", { value: bot, selected: chosen === bot }, t(`web.bot.${bot}`))));
-    select.addEventListener("change", () => { seatKinds[seat] = select.value; });
+    listen(select, "change", (e) => { seatKinds[seat] = e.currentTarget.value; });
     seatList.append(h("li", { class: "seat" }, h("span", { class: "seatname" }, t("web.seat.n", { n: seat + 1 })), select));
   }
   const picker = h("div", { class: "gamepick", role: "radiogroup", "aria-label": t("web.home.pick_game") },
@@ -62,35 +65,48 @@ async function renderHome() {
         onchange: () => { homeState.game = g.game; localStorage.setItem("cardtable.game", g.game); renderHome(); } }),
       h("strong", {}, g.title),
       h("span", { class: "muted" }, t(`web.home.about_${g.game}`)))));
-  const form = h("form", { class: "panel create", id: "create-form", onsubmit: (e) => { e.preventDefault(); create(info, nameInput.value, players); } },
+  const form = h("form", { class: "panel create", id: "create-form", onsubmit: (e) => { e.preventDefault(); create(info, e.currentTarget.elements["your-name"].value); } },
     h("h2", {}, t("web.home.create")),
     picker,
     h("label", { for: "your-name", class: "num" }, h("span", {}, t("web.home.your_name")), nameInput),
     h("fieldset", {}, h("legend", {}, t("web.home.options")), optionFields(info, values, {
-      onValue: (option, value) => { values[option] = value; if (option === "players") renderHome(); },
+      onValue: (option, value) => { values[option] = value; if (option === "players") unpressed(renderHome); },
     })),
     h("fieldset", {}, h("legend", {}, t("web.home.seats")), seatList),
     h("p", {}, h("button", { type: "submit", class: "primary big", id: "create" }, t("web.home.create_button"))));
-  const codeInput = h("input", { id: "join-code", maxlength: 12, autocomplete: "off", autocapitalize: "characters", "aria-label": t("web.home.code") });
+  const codeInput = h("input", { id: "join-code", maxlength: 12, value: homeState.code, oninput: (e) => { homeState.code = e.currentTarget.value; }, autocomplete: "off", autocapitalize: "characters", "aria-label": t("web.home.code") });
   const joinForm = h("form", { class: "panel joinbox", onsubmit: (e) => {
     e.preventDefault();
-    const code = codeInput.value.trim().toUpperCase();
+    const code = e.currentTarget.elements["join-code"].value.trim().toUpperCase();
     if (code) location.hash = `#/room/${encodeURIComponent(code)}`;
   } },
   h("h2", {}, t("web.home.join")),
   h("p", { class: "muted" }, t("web.home.join_help")),
   h("div", { class: "sharerow" }, codeInput, h("button", { type: "submit", id: "join-go" }, t("web.home.join_button"))));
-  app.replaceChildren(h("div", { class: "home" },
+  // Patched when the home page is already shown (a change of the player count redraws
+  // it): the button being clicked as a field loses the focus stays, so the click lands.
+  const fresh = h("div", { class: "home" },
     h("section", { class: "hero" }, h("h1", {}, t("web.home.title")), h("p", {}, t("web.home.tagline"))),
     form,
     h("div", { class: "homeside" }, joinForm,
       h("section", { class: "panel" }, h("h2", {}, t("web.nav.rules")),
         h("p", {}, h("a", { href: "#/rules/skyjo" }, t("web.rules.skyjo_title"))),
-        h("p", {}, h("a", { href: "#/rules/skipbo" }, t("web.rules.skipbo_title")))))));
+        h("p", {}, h("a", { href: "#/rules/skipbo" }, t("web.rules.skipbo_title"))))));
+  if (document.body.dataset.page === "home" && app.firstElementChild && app.firstElementChild.classList.contains("home")) patch(app, fresh);
+  else app.replaceChildren(fresh);
   document.body.dataset.page = "home";
 }
 
-async function create(info, rawName, players) {
+// The player count chosen, within the game's range.
+function playerCount(info) {
+  const chosen = Number(homeState.values[info.game].players) || 2;
+  return Math.max(2, Math.min(chosen, info.options.find((o) => o.name === "players").max));
+}
+
+// Read from the home page's state, not from the form as last drawn: a change of the
+// player count made by this very click is drawn only after it.
+async function create(info, rawName) {
+  const players = playerCount(info);
   const name = rawName.trim();
   if (!name) { toast(() => t("web.error.bad_name")); return; }
   rememberName(name);
@@ -172,11 +188,11 @@ async function renderReplay(code, number) {
   });
   range.addEventListener("input", () => show(Number(range.value)));
   const controls = h("div", { class: "replaycontrols" },
-    h("button", { type: "button", "aria-label": t("web.replay.first"), onclick: () => show(0) }, "⏮"),
-    h("button", { type: "button", "aria-label": t("web.replay.prev"), id: "replay-prev", onclick: () => show(step - 1) }, "◀"),
+    h("button", { type: "button", "aria-label": t("web.replay.first"), onclick: () => show(0) }, icon("first")),
+    h("button", { type: "button", "aria-label": t("web.replay.prev"), id: "replay-prev", onclick: () => show(step - 1) }, icon("prev")),
     play,
-    h("button", { type: "button", "aria-label": t("web.replay.next"), id: "replay-next", onclick: () => show(step + 1) }, "▶"),
-    h("button", { type: "button", "aria-label": t("web.replay.last"), onclick: () => show(total) }, "⏭"),
+    h("button", { type: "button", "aria-label": t("web.replay.next"), id: "replay-next", onclick: () => show(step + 1) }, icon("next")),
+    h("button", { type: "button", "aria-label": t("web.replay.last"), onclick: () => show(total) }, icon("last")),
     range, counter);
   const result = log.result
     ? h("p", {}, log.result.winners.length ? t("web.summary.winners", { names: log.result.winners.map(name).join(", ") }) : t("web.summary.no_winner"))

@@ -21,6 +21,8 @@ export async function loadLanguage(lang, remember = false) {
   const response = await fetch(`/i18n/${lang}.json`);
   catalog = await response.json();
   current = lang;
+  numbers = new Intl.NumberFormat(lang, DIGITS);
+  plurals = new Intl.PluralRules(lang, DIGITS);
   document.documentElement.lang = lang;
   if (remember) localStorage.setItem(STORE, lang);
 }
@@ -29,19 +31,38 @@ export function language() {
   return current;
 }
 
-// The text of `key` with {placeholders} filled in; the key itself when missing.
+// Numbers are written and counted the language's way (CLDR, through Intl): "1 234,5"
+// in French; one decimal at most, and the plural form chosen for the number as written.
+const DIGITS = { maximumFractionDigits: 1 };
+let numbers = new Intl.NumberFormat("en", DIGITS);
+let plurals = new Intl.PluralRules("en", DIGITS);
+
+export function formatNumber(value) {
+  return numbers.format(value);
+}
+
+// The text of `key` with {placeholders} filled in; the key itself when missing. A key
+// whose wording depends on a number has one entry per CLDR plural category the
+// language uses ("key.one", "key.other", ...), chosen by the `count` parameter; a
+// category without its own entry takes "key.other".
 export function t(key, params = {}) {
   let text = catalog[key];
+  if (text === undefined && typeof params.count === "number" && `${key}.other` in catalog) {
+    text = catalog[`${key}.${plurals.select(params.count)}`] ?? catalog[`${key}.other`];
+  }
   if (text === undefined) {
     missing.add(key);
     return key;
   }
-  return text.replace(/\{(\w+)\}/g, (whole, name) =>
-    Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole);
+  return text.replace(/\{(\w+)\}/g, (whole, name) => {
+    if (!Object.prototype.hasOwnProperty.call(params, name)) return whole;
+    const value = params[name];
+    return typeof value === "number" ? numbers.format(value) : String(value);
+  });
 }
 
 export function has(key) {
-  return Object.prototype.hasOwnProperty.call(catalog, key);
+  return Object.prototype.hasOwnProperty.call(catalog, key) || Object.prototype.hasOwnProperty.call(catalog, `${key}.other`);
 }
 
 export function missingKeys() {

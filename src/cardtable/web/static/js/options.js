@@ -3,7 +3,7 @@
 // from the server (/api/web/games, web/options.py), including the ranges that depend on
 // the player count; the server still validates what is sent and has the last word on
 // rules between options (team play needs 4 or 6 players).
-import { h } from "./dom.js";
+import { h, listen } from "./dom.js";
 import { t } from "./i18n.js";
 
 export function optionLabel(game, name) {
@@ -57,21 +57,24 @@ export function optionControl(game, option, value, { onValue, onProblem = () => 
     input.setCustomValidity(read.problem || "");
     input.setAttribute("aria-invalid", "true");
   }
-  if (onInput) input.addEventListener("input", () => onInput(option.name, input.value));
+  // The handlers read the element they run on: after a patch that is the kept copy of
+  // this control, not the fresh one built here.
+  if (onInput) listen(input, "input", (e) => onInput(option.name, e.currentTarget.value));
   let committed = false;
-  const commit = () => {
+  const commit = (e) => {
+    const field = e.currentTarget;
     committed = true;
-    input.setCustomValidity(""); // judge the new value, not the last message
-    const read = readOption(game, option, input);
-    input.setCustomValidity(read.problem || "");
-    input.setAttribute("aria-invalid", read.problem ? "true" : "false");
+    field.setCustomValidity(""); // judge the new value, not the last message
+    const read = readOption(game, option, field);
+    field.setCustomValidity(read.problem || "");
+    field.setAttribute("aria-invalid", read.problem ? "true" : "false");
     if (read.problem) onProblem(option.name, read.problem, read.words);
     else onValue(option.name, read.value);
   };
-  input.addEventListener("change", commit);
+  listen(input, "change", commit);
   if (dirty) {
-    input.addEventListener("blur", () => { if (!committed) commit(); });
-    input.addEventListener("keydown", (e) => { if (e.key === "Enter") input.blur(); });
+    listen(input, "blur", (e) => { if (!committed) commit(e); });
+    listen(input, "keydown", (e) => { if (e.key === "Enter") e.currentTarget.blur(); });
   }
   return withNote(h("label", { class: "num", for: id }, h("span", {}, label), input), note);
 }

@@ -12,11 +12,13 @@ export class Picker {
     this.dragging = null;
     this.suppressClick = false;
     this.root = null;
+    this.waiting = false; // a move was sent and its answer (the next legal moves) is awaited
     this.onChange = () => {};
   }
 
   // actions: [{code, source, target}], preferred: the source selected by default.
-  set(actions, preferred = null) {
+  set(actions, preferred = null, waiting = false) {
+    this.waiting = waiting;
     const same = JSON.stringify(actions) === JSON.stringify(this.actions);
     this.actions = actions;
     if (!same || (this.selected && !this.isSource(this.selected))) {
@@ -81,6 +83,7 @@ export class Picker {
   play(action) {
     this.selected = null;
     this.actions = [];
+    this.waiting = true;
     this.onPlay(action);
   }
 
@@ -102,7 +105,10 @@ export class Picker {
     }
   }
 
-  // Pointer events on `root` (delegated): a drag starts after a few pixels.
+  // Pointer events on `root` (delegated), the same for mouse, pen and touch: a drag
+  // starts after a few pixels. A drag may start on a card while the answer to the last
+  // move is awaited (or a card is still landing): it is judged when it is dropped, against
+  // the legal moves known then, so a quick second move is not lost.
   attach(root) {
     root.addEventListener("click", (event) => {
       const el = event.target.closest("[data-id]");
@@ -112,8 +118,8 @@ export class Picker {
     });
     root.addEventListener("pointerdown", (event) => {
       if (event.button !== 0) return;
-      const el = event.target.closest("[data-id].src-legal");
-      if (!el || !this.isSource(el.dataset.id)) return;
+      const el = event.target.closest("[data-id]");
+      if (!el || !root.contains(el) || !(this.isSource(el.dataset.id) || (this.waiting && el.classList.contains("card")))) return;
       this.dragging = { el, id: el.dataset.id, x: event.clientX, y: event.clientY, ghost: null, pointer: event.pointerId };
     });
     root.addEventListener("pointermove", (event) => {
@@ -149,6 +155,7 @@ export class Picker {
       const under = document.elementFromPoint(event.clientX, event.clientY);
       const target = under && under.closest("[data-id]");
       if (!(target && root.contains(target) && this.drop(drag.id, target.dataset.id))) {
+        if (this.selected === drag.id && !this.isSource(drag.id)) this.selected = null;
         this.onChange();
       }
     };

@@ -1,15 +1,30 @@
 // A room: the lobby before the start, the table while playing, the summaries after.
 import { api, forgetSeat, playerName, rememberName, rememberSeat, seatFor } from "./api.js";
 import { Connection } from "./conn.js";
-import { announce, h, toast } from "./dom.js";
-import { has, language, t } from "./i18n.js";
+import { announce, h, isPressed, listen, patch, toast, unpressed } from "./dom.js";
+import { formatNumber, has, language, t } from "./i18n.js";
 import { optionFields, optionLabel } from "./options.js";
+import { attachKeys, landFocus } from "./keys.js";
+import { icon } from "./icons.js";
+import { fitBoard } from "./layout.js";
 import { fly, Picker } from "./play.js";
 import * as skipbo from "./skipbo.js";
 import * as skyjo from "./skyjo.js";
 import { describe, lineText, moveText, reasonText, refusalText } from "./words.js";
 
 const GAMES = { skipbo, skyjo };
+
+// The tab says whose turn it is: "your turn" in its title and a dot on its icon, for a
+// player whose tab is in the background.
+function showTurn(mine) {
+  const base = document.title.replace(/^● [^·]*· /, "");
+  document.title = mine ? `● ${t("web.table.your_turn")} · ${base}` : base;
+  const link = document.querySelector("link[rel=icon]");
+  if (link) {
+    const want = mine ? "favicon-turn.svg" : "favicon.svg";
+    if (!link.href.endsWith(want)) link.href = link.href.replace(/favicon(-turn)?\.svg$/, want);
+  }
+}
 const LOG_LIMIT = 300;
 
 export function seatName(room, seat, me) {
@@ -38,9 +53,9 @@ export function errorText(data) {
 
 // Every error code the server sends (docs/protocol.md), each with its web.error text.
 export const KNOWN_ERRORS = ["already_greeted", "bad_game", "bad_message", "bad_move", "bad_name", "bad_options",
-  "bad_request", "bad_seats", "bad_token", "hello_first", "hello_timeout", "hint_busy", "illegal_move", "network",
+  "bad_request", "bad_seats", "bad_token", "draining", "hello_first", "hello_timeout", "hint_busy", "illegal_move", "network",
   "no_game", "no_hint", "no_review", "no_room", "no_step", "not_a_player", "not_finished", "not_host", "not_in_lobby",
-  "not_playing", "not_your_turn", "payload_too_large", "rate_limited", "review_busy", "room_full", "seat_taken",
+  "not_playing", "not_your_turn", "payload_too_large", "rate_limited", "review_busy", "room_elsewhere", "room_full", "room_moved", "seat_taken",
   "seat_unavailable", "seats_free", "stale_version", "too_many_rooms"];
 
 export function openRoom(code, outer, watch = false) {
@@ -61,6 +76,8 @@ export function openRoom(code, outer, watch = false) {
     gone: null,
     hint: null,
     hinting: false,
+    help: false, // the list of keyboard shortcuts is open
+    finalClosed: false, // the final scores were closed to look at the table
     review: null,
     reviewing: false,
     drafts: {}, // lobby, host: option name -> what is typed but not yet accepted by the server
@@ -75,8 +92,10 @@ export function openRoom(code, outer, watch = false) {
     if (!ok) { ctx.pending = false; toast(() => t("web.net.offline")); }
     draw();
   });
-  picker.onChange = () => { if (board) picker.decorate(board); };
+  picker.onChange = () => { if (board) { picker.decorate(board); landFocus(board, picker); } };
   let board = null;
+  let shownDialog = null; // the summary dialog at the last drawing
+  let drawnPage = null; // "lobby" or "table" at the last drawing
   let conn = null;
   let movesTable = null;
 
@@ -131,7 +150,7 @@ export function openRoom(code, outer, watch = false) {
         ctx.gameNo = m.game_no;
         ctx.view = m.view;
         ctx.pending = false;
-        if (fresh) { ctx.log = []; ctx.summary = null; ctx.review = null; ctx.reviewing = false; }
+        if (fresh) { ctx.log = []; ctx.summary = null; ctx.review = null; ctx.reviewing = false; ctx.finalClosed = false; }
         if (ctx.view && !ctx.log.length) fetchLog();
         break;
       }
@@ -194,6 +213,7 @@ export function openRoom(code, outer, watch = false) {
       ctx.review = null;
       ctx.reviewing = false;
       ctx.dismissed = false;
+      ctx.finalClosed = false;
       if (ctx.room) ctx.room.status = "playing";
       announce(t("web.table.started"));
       return;
@@ -221,7 +241,8 @@ export function openRoom(code, outer, watch = false) {
 
   // --- drawing -------------------------------------------------------------------
   function draw() {
-    if (picker.dragging) return;
+    // The lobby waits for a press to end (see unpressed); the table never waits (a drag).
+    if (!ctx.view && isPressed()) { unpressed(draw); return; }
     const scrollY = window.scrollY;
     const focusedId = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.id : null;
     const focusedKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
@@ -238,11 +259,14 @@ export function openRoom(code, outer, watch = false) {
     // page: that is not the user leaving it, and the lobby ignores it (see optionForm).
     const fresh = page();
     ctx.redrawing = true;
-    try { root.replaceChildren(fresh); } finally { ctx.redrawing = false; }
+    try { patch(root, fresh); } finally { ctx.redrawing = false; }
     document.body.dataset.version = conn && conn.version !== null ? String(conn.version) : "";
     document.body.dataset.page = ctx.view ? "table" : ctx.room ? "lobby" : "room";
+    showTurn(Boolean(ctx.view && ctx.view.result === null && ctx.seat !== null && GAMES[ctx.room.game].current(ctx.view) === ctx.seat));
+    document.body.dataset.draws = String(Number(document.body.dataset.draws || 0) + 1); // tests wait on it
     board = root.querySelector(".board");
     if (board) {
+      fitBoard(board);
       for (const el of board.querySelectorAll("[data-id]")) {
         if (faces.has(el.dataset.id) && faces.get(el.dataset.id) !== el.dataset.face) el.classList.add("changed");
       }
@@ -258,7 +282,18 @@ export function openRoom(code, outer, watch = false) {
       again.focus({ preventScroll: true });
       if (caret && again.value === caret.value) again.setSelectionRange(caret.start, caret.end, caret.direction);
     }
-    window.scrollTo(0, scrollY);
+    // The same page keeps its scroll; a new one (the lobby becomes the table) starts at
+    // the top, where the table is laid out to fit.
+    window.scrollTo(0, document.body.dataset.page === drawnPage ? scrollY : 0);
+    drawnPage = document.body.dataset.page;
+    // A dialog that has just opened takes the focus (its first button: continue, rematch).
+    const dialog = root.querySelector("#summary");
+    if (dialog && !shownDialog) {
+      const first = dialog.querySelector(".continue, #rematch, button");
+      if (first) first.focus();
+    }
+    shownDialog = dialog;
+    if (board && !ctx.help && !dialog) landFocus(board, picker);
   }
 
   // Where the caret is in a focused text field, so a redraw puts it back (a message that
@@ -310,10 +345,10 @@ export function openRoom(code, outer, watch = false) {
       isHost() ? optionForm(room) : optionList(room));
     if (ctx.seat === null && free.length) {
       const input = h("input", {
-        id: "join-name", required: true, maxlength: 40, value: ctx.joinName ?? playerName(), autocomplete: "nickname",
-        dataset: { key: "join-name" }, oninput: () => { ctx.joinName = input.value; },
+        id: "join-name", required: true, maxlength: window.cardtable.limits.name, value: ctx.joinName ?? playerName(), autocomplete: "nickname",
+        dataset: { key: "join-name" }, oninput: (e) => { ctx.joinName = e.currentTarget.value; },
       });
-      box.append(h("form", { class: "joinform", onsubmit: (e) => { e.preventDefault(); join(input.value); } },
+      box.append(h("form", { class: "joinform", onsubmit: (e) => { e.preventDefault(); join(e.currentTarget.elements["join-name"].value); } },
         h("label", { for: "join-name" }, t("web.home.your_name")), input,
         h("button", { type: "submit", class: "primary", id: "join" }, t("web.lobby.join"))));
     } else if (ctx.seat === null) {
@@ -413,9 +448,10 @@ export function openRoom(code, outer, watch = false) {
       h("option", { value: "human", selected: s.kind === "human" }, t("web.home.human")),
       (window.cardtable.bots[ctx.room.game] || []).map((bot) =>
         h("option", { value: bot, selected: s.kind === "bot" && s.bot === bot }, t(`web.bot.${bot}`))));
-    select.addEventListener("change", () => {
+    listen(select, "change", (e) => {
+      const chosen = e.currentTarget.value;
       const seats = ctx.room.seats.map((seat, i) => {
-        const value = i === index ? select.value : seat.kind === "bot" ? seat.bot : "human";
+        const value = i === index ? chosen : seat.kind === "bot" ? seat.bot : "human";
         return value === "human" ? { kind: "human" } : { kind: "bot", bot: value };
       });
       conn.send({ type: "configure", host_token: ctx.mine.host_token, seats });
@@ -455,12 +491,12 @@ export function openRoom(code, outer, watch = false) {
     if (myTurn && movesTable) {
       actions = game.legalActions(view).map((code) => ({ code, ...game.actionFor(movesTable[gameName][code], me, view) }));
     }
-    picker.set(actions, game.preferred(view));
+    picker.set(actions, game.preferred(view), ctx.pending);
     const presence = (seat) => {
       const s = ctx.room.seats[seat];
       if (!s || s.kind === "bot") return null;
       if (s.away) return h("span", { class: "away", title: t("web.table.away") }, " ", t("web.table.away_short"));
-      return s.connected ? null : h("span", { class: "offline", title: t("web.lobby.offline") }, " ⦸");
+      return s.connected ? null : h("span", { class: "offline", title: t("web.lobby.offline") }, " ", icon("offline"), h("span", { class: "sr-only" }, t("web.lobby.offline")));
     };
     const rctx = {
       me, name, presence, interactive: !over && me !== null,
@@ -473,7 +509,7 @@ export function openRoom(code, outer, watch = false) {
     else banner = t("web.table.turn_of", { name: name(turn) });
     const hint = myTurn && ctx.hint && ctx.hint.version === conn.version && ctx.hint.moves.length ? ctx.hint.moves[0] : null;
     if (hint) {
-      const value = ctx.hint.measure === "win_chance" ? Math.round(100 * hint.value) : hint.value.toFixed(1);
+      const value = ctx.hint.measure === "win_chance" ? Math.round(100 * hint.value) : hint.value; // t() writes it the language's way
       banner = t(ctx.hint.measure === "win_chance" ? "web.table.hint_skipbo" : "web.table.hint_skyjo", { value });
     }
     const turnbar = h("div", { class: `turnbar${turn === me && !over ? " mine" : ""}`, role: "status", "aria-live": "polite", id: "turnbar" },
@@ -482,8 +518,12 @@ export function openRoom(code, outer, watch = false) {
       myTurn ? h("button", {
         type: "button", id: "hint", class: "hintbutton", disabled: ctx.hinting, title: t("web.table.hint_title"),
         onclick: askHint,
-      }, ctx.hinting ? t("web.table.hint_thinking") : t("web.table.hint")) : null);
+      }, ctx.hinting ? t("web.table.hint_thinking") : t("web.table.hint")) : null,
+      over && ctx.finalClosed ? h("button", { type: "button", id: "show-scores", onclick: () => { ctx.finalClosed = false; draw(); } }, t("web.summary.show")) : null,
+      h("button", { type: "button", id: "keys-help", class: "keysbutton", "aria-label": t("web.keys.title"), title: t("web.keys.title"),
+        onclick: openHelp }, "?"));
     const boardEl = game.render(view, rctx);
+    if (ctx.pending) boardEl.classList.add("waiting");
     picker.decorate(boardEl);
     if (hint) {
       // Light up where the suggested move starts and ends (the server sent its JSON form).
@@ -505,9 +545,38 @@ export function openRoom(code, outer, watch = false) {
         " ",
         h("a", { href: "#/", class: "button" }, t("web.nav.leave"))));
     const out = h("section", { class: `tablepage ${gameName}${online ? "" : " disconnected"}` }, turnbar, h("div", { class: "tablewrap" }, boardEl, side));
-    const dialog = summaryDialog(view, game);
+    const dialog = ctx.help ? helpDialog() : summaryDialog(view, game);
     if (dialog) out.append(dialog);
     return out;
+  }
+
+  // The keyboard shortcuts ("?" opens it, Escape or its button closes it).
+  function helpDialog() {
+    const row = (keys, what) => h("tr", {}, h("th", { scope: "row" }, keys.map((k) => h("kbd", {}, k))), h("td", {}, t(what)));
+    return h("div", { class: "overlay" },
+      h("div", { class: "dialog keyshelp", role: "dialog", "aria-modal": "true", "aria-labelledby": "keys-title", id: "keys-dialog" },
+        h("h2", { id: "keys-title" }, t("web.keys.title")),
+        h("table", { class: "keys" }, h("tbody", {},
+          row(["←", "→", "↑", "↓"], "web.keys.arrows"),
+          row([t("web.keys.enter"), t("web.keys.space")], "web.keys.select"),
+          row([t("web.keys.escape")], "web.keys.cancel"),
+          row([t("web.keys.tab")], "web.keys.tab_help"),
+          row(["?"], "web.keys.help"))),
+        h("p", { class: "dialogbuttons" }, h("button", { type: "button", class: "primary", id: "keys-close", onclick: closeHelp }, t("web.keys.close")))));
+  }
+
+  function openHelp() {
+    ctx.help = true;
+    draw();
+    const close = document.getElementById("keys-close");
+    if (close) close.focus();
+  }
+
+  function closeHelp() {
+    ctx.help = false;
+    draw();
+    const opener = document.getElementById("keys-help");
+    if (opener) opener.focus();
   }
 
   function askHint() {
@@ -549,8 +618,9 @@ export function openRoom(code, outer, watch = false) {
     const worst = review.worst.map((n) => byNumber.get(n)).filter(Boolean);
     const items = worst.map((m) => h("li", { class: "reviewed" },
       h("div", { class: "played" }, t("web.review.move", { number: m.number, move: moveText(gameName, m.played_move) })),
-      h("div", { class: "cost" }, t(winChance ? "web.review.cost_skipbo" : "web.review.cost_skyjo",
-        { cost: number.format(winChance ? 100 * m.cost : m.cost) })),
+      h("div", { class: "cost" }, winChance
+        ? t("web.review.cost_skipbo", { cost: number.format(100 * m.cost) })
+        : t("web.review.cost_skyjo", { count: m.cost })),
       h("div", { class: "better" }, t("web.review.better", { move: moveText(gameName, m.best_move) })),
       h("div", { class: "why muted", dataset: { parts: JSON.stringify(m.reason_parts || []) } },
         ...reasonSentence("web.review.reason", m.reason_parts, m.reason))));
@@ -562,20 +632,28 @@ export function openRoom(code, outer, watch = false) {
       h("p", { class: "muted small" }, t("web.review.note")));
   }
 
+  // The score panel: every finished round's points (the last ROUNDS_SHOWN of them; the
+  // table scrolls sideways for more), then the running total.
   function scores(view, game) {
     const totals = game === skyjo ? view.totals : view.players.map((p) => p.score);
     const showTotals = game === skyjo || view.rules.rounds;
+    const rounds = showTotals ? (view.rounds || []) : [];
     const turn = game.current(view);
-    return h("table", { class: "scores compact", "aria-label": t("web.score.title") },
-      h("thead", {}, h("tr", {}, h("th", {}, t("web.score.player")), showTotals ? h("th", {}, t("web.score.total")) : null)),
+    const roundHead = (r, i) => h("th", { scope: "col", title: t("web.table.round", { round: i + 1 }) }, t("web.score.round_short", { round: i + 1 }));
+    return h("div", { class: "scorepanel" }, h("table", { class: "scores compact", id: "score-panel", "aria-label": t("web.score.title") },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("web.score.player")), rounds.map(roundHead),
+        showTotals ? h("th", { scope: "col" }, t("web.score.total")) : null)),
       h("tbody", {}, totals.map((total, seat) => h("tr", { class: seat === turn ? "turn" : "" },
-        h("th", { scope: "row" }, seat === turn ? "▶ " : "", name(seat)), showTotals ? h("td", {}, String(total)) : null))));
+        h("th", { scope: "row" }, seat === turn ? [icon("turn", "turnmark"), " "] : "", name(seat)),
+        rounds.map((r) => h("td", { class: (r.winners || []).includes(seat) ? "roundwin" : "" }, formatNumber(r.points[seat]))),
+        showTotals ? h("td", { class: "total" }, formatNumber(total)) : null)))));
   }
 
   function summaryDialog(view, game) {
     const over = view.result !== null;
     const summary = ctx.summary;
     if (!over && (!summary || ctx.dismissed)) return null;
+    if (over && ctx.finalClosed) return null;
     if (!over && summary.game === "skipbo" && !view.rules.rounds) return null;
     const title = over ? t("web.summary.match_title") : t("web.summary.round_title", { round: summary.round });
     const body = [];
@@ -590,7 +668,7 @@ export function openRoom(code, outer, watch = false) {
       body.push(h("table", { class: "scores final" },
         h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("web.score.player")), h("th", {}, t(lowWins ? "web.score.total" : "web.score.points")))),
         h("tbody", {}, ranking.map((r, i) => h("tr", { class: result.winners.includes(r.seat) ? "winner" : "" },
-          h("td", {}, String(i + 1)), h("th", { scope: "row" }, result.winners.includes(r.seat) ? "★ " : "", name(r.seat)), h("td", {}, String(r.score)))))));
+          h("td", {}, String(i + 1)), h("th", { scope: "row" }, result.winners.includes(r.seat) ? [icon("star", "winstar"), " "] : "", name(r.seat)), h("td", {}, String(r.score)))))));
     }
     if (summary && summary.game === "skyjo") {
       if (over) body.push(h("h3", {}, t("web.summary.round_title", { round: summary.round })));
@@ -620,7 +698,8 @@ export function openRoom(code, outer, watch = false) {
         buttons.append(h("span", { class: "muted" }, t("web.summary.rematch_wait")));
       }
       buttons.append(" ", h("a", { class: "button", href: `#/replay/${code}/${ctx.gameNo}`, id: "replay" }, t("web.replay.open")),
-        " ", h("a", { class: "button", href: "#/" }, t("web.nav.new_table")));
+        " ", h("a", { class: "button", href: "#/" }, t("web.nav.new_table")),
+        " ", h("button", { type: "button", id: "summary-close", onclick: () => { ctx.finalClosed = true; draw(); } }, t("web.summary.close")));
     } else {
       buttons.append(h("button", { type: "button", class: "primary continue", onclick: () => { ctx.dismissed = true; draw(); } }, t("web.summary.continue")));
     }
@@ -630,9 +709,17 @@ export function openRoom(code, outer, watch = false) {
   }
 
   picker.attach(root);
+  attachKeys(root, {
+    help: () => { if (!ctx.view) return; if (ctx.help) closeHelp(); else openHelp(); },
+    escape: () => {
+      if (ctx.help) closeHelp();
+      else if (ctx.view && ctx.view.result !== null && !ctx.finalClosed) { ctx.finalClosed = true; draw(); }
+      else if (picker.selected) { picker.selected = null; picker.onChange(); }
+    },
+  });
   connect();
   return {
-    close() { if (conn) conn.close(); },
+    close() { showTurn(false); if (conn) conn.close(); },
     redraw: draw,
   };
 }

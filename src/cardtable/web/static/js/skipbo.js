@@ -1,9 +1,13 @@
 // The Skip-Bo table: own hand, stocks, every discard pile in full, the building piles.
 import { backFace, emptyFace, skipboFace, skipboName } from "./cards.js";
 import { h } from "./dom.js";
+import { icon } from "./icons.js";
 import { t } from "./i18n.js";
 
 export const game = "skipbo";
+
+// The most cards a discard pile shows fanned out (its label names them all).
+const FAN_MAX = 6;
 
 export function current(view) {
   return view.current;
@@ -64,10 +68,13 @@ function discardPile(view, seat, index, ctx, interactive) {
     role: interactive ? null : "img",
     "aria-label": label,
     dataset: { id: `disc:${seat}:${index}`, face: names.join(",") },
-    style: `--n:${Math.max(cards.length, 1)}`,
+    style: `--n:${Math.max(Math.min(cards.length, FAN_MAX), 1)}`,
   });
   if (!cards.length) fan.append(emptyFace());
-  cards.forEach((card) => fan.append(h("span", { class: "fancard" }, skipboFace(card))));
+  // A bounded fan: the last cards only, and how many lie under them.
+  const hidden = Math.max(0, cards.length - FAN_MAX);
+  if (hidden) fan.append(h("span", { class: "fanmore", "aria-hidden": "true" }, `+${hidden}`));
+  cards.slice(hidden).forEach((card) => fan.append(h("span", { class: "fancard" }, skipboFace(card))));
   return fan;
 }
 
@@ -94,10 +101,10 @@ function playerPanel(view, seat, ctx, opts = {}) {
     dataset: { seat: String(seat) },
   },
   h("header", {},
-    h("span", { class: "who" }, turn ? h("span", { class: "turnmark", "aria-hidden": "true" }, "▶ ") : null, ctx.name(seat), ctx.presence(seat)),
+    h("span", { class: "who" }, turn ? [icon("turn", "turnmark"), " "] : null, ctx.name(seat), ctx.presence(seat)),
     h("span", { class: "nums" },
       mine ? null : h("span", { class: "handcount", "data-id": `handof:${seat}`, "aria-label": t("web.skipbo.hand_size", { count: p.hand_size }) },
-        "🂠 ", String(p.hand_size)),
+        icon("cards"), " ", String(p.hand_size)),
       view.rules.rounds ? h("span", { class: "score" }, " · ", t("web.score.points_short", { points: p.score })) : null)),
   h("div", { class: "row" }, stockPile(view, seat, ctx, interactive), discards));
   return panel;

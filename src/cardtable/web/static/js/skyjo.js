@@ -1,6 +1,7 @@
 // The Skyjo table: every 3x4 grid, the draw and discard piles, the held card.
 import { backFace, emptyFace, skyjoFace } from "./cards.js";
 import { h } from "./dom.js";
+import { icon } from "./icons.js";
 import { t } from "./i18n.js";
 
 export const game = "skyjo";
@@ -111,7 +112,7 @@ export function render(view, ctx) {
         held === null ? "\u00a0" : t(view.hand_from === "discard" ? "web.skyjo.held_short_taken" : "web.skyjo.held_short_drawn"))));
   board.append(center);
   if (view.final_turns) {
-    board.append(h("p", { class: "warning", role: "status" }, "⚠ ", t("web.skyjo.final_turns", { name: ctx.name(view.closer) })));
+    board.append(h("p", { class: "warning", role: "status" }, icon("warning"), " ", t("web.skyjo.final_turns", { name: ctx.name(view.closer) })));
   }
   const order = [];
   for (let i = 0; i < view.players; i++) order.push(me === null ? i : (me + i) % view.players);
@@ -124,7 +125,7 @@ export function render(view, ctx) {
       dataset: { seat: String(seat) },
     },
     h("header", {},
-      h("span", { class: "who" }, seat === turn ? h("span", { class: "turnmark", "aria-hidden": "true" }, "▶ ") : null, ctx.name(seat), ctx.presence(seat)),
+      h("span", { class: "who" }, seat === turn ? [icon("turn", "turnmark"), " "] : null, ctx.name(seat), ctx.presence(seat)),
       h("span", { class: "nums" },
         h("span", { title: t("web.skyjo.visible_sum") }, t("web.skyjo.sum_short", { sum: view.face_up_sums[seat] })),
         " · ",
@@ -163,7 +164,7 @@ export function renderRoundSummary(summary, ctx) {
       h("h3", {}, ctx.name(seat), closer ? h("span", { class: "badge" }, t("web.skyjo.closer")) : null),
       gridElement(seat, summary.grids[seat], summary.status[seat], { name: ctx.name(seat) }),
       h("p", { class: "pts" },
-        t("web.score.round_points", { points }),
+        t("web.score.round_points", { count: points }),
         closer && summary.doubled ? h("strong", { class: "doubled" }, " ", t("web.skyjo.doubled")) : null,
         " · ", t("web.score.total_is", { total: summary.totals[seat] }))));
   });

@@ -1,0 +1,77 @@
+"""Steps per second of the Skyjo vector envs: the reference one and the batch engine's.
+
+    taskset -c 1 python scripts/vector_env_speed.py --envs 8 64 256 --seconds 3
+
+For each number of envs, both vector envs (``make_vector_env("skyjo", N)`` and
+``make_vector_env("skyjo", N, engine="fast")``, 4 players, random opponents) are
+stepped in turn in slices of 0.25 s until each has had ``--seconds`` of CPU time,
+with actions sampled uniformly among the legal ones by one numpy operation on the
+batch of masks. Reported per env: steps per CPU second inside ``step()`` alone (the
+env's own cost) and including the sampling (what a random policy would see).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from typing import Any
+
+import numpy as np
+
+from cardtable.rl.gym_env import make_vector_env
+
+SLICE = 0.25
+
+
+class Runner:
+    def __init__(self, engine: str, num_envs: int) -> None:
+        self.num_envs = num_envs
+        self.envs = make_vector_env("skyjo", num_envs, engine=engine)
+        _, self.infos = self.envs.reset(seed=0)
+        self.rng = np.random.default_rng(0)
+        self.steps = 0
+        self.inside = 0.0
+        self.total = 0.0
+
+    def run(self, seconds: float) -> None:
+        start = time.process_time()
+        while time.process_time() - start < seconds:
+            masks = self.infos["action_mask"]
+            actions = (self.rng.random(masks.shape) * masks).argmax(axis=1)
+            before = time.process_time()
+            *_, self.infos = self.envs.step(actions)
+            self.inside += time.process_time() - before
+            self.steps += self.num_envs
+        self.total += time.process_time() - start
+
+    def figures(self) -> dict[str, Any]:
+        return {
+            "steps": self.steps,
+            "steps_per_cpu_s_in_step": self.steps / self.inside,
+            "steps_per_cpu_s_with_sampling": self.steps / self.total,
+        }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--envs", type=int, nargs="+", default=[8, 64, 256])
+    parser.add_argument("--seconds", type=float, default=3.0)
+    args = parser.parse_args()
+    for num_envs in args.envs:
+        runners = {engine: Runner(engine, num_envs) for engine in ("reference", "fast")}
+        runners["fast"].run(0.1)  # compiles or loads the kernels, before the clock
+        rounds = max(1, round(args.seconds / SLICE))
+        for _ in range(rounds):
+            for runner in runners.values():
+                runner.run(SLICE)
+        figures = {engine: runner.figures() for engine, runner in runners.items()}
+        ratio = (
+            figures["fast"]["steps_per_cpu_s_in_step"]
+            / figures["reference"]["steps_per_cpu_s_in_step"]
+        )
+        print(json.dumps({"envs": num_envs, **figures, "ratio_in_step": ratio}))
+
+
+if __name__ == "__main__":
+    main()

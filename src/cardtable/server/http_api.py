@@ -1,0 +1,195 @@
+"""The HTTP side of the table server (JSON):
+
+- ``GET /health``: ``ok``, ``draining`` or ``failing``, for a proxy; and counts.
+- ``GET /metrics``: Prometheus metrics (see :mod:`.metrics`).
+- ``POST /api/rooms``: create a room; returns its code, links and the host token.
+- ``GET /api/rooms/{code}``: the public room summary.
+- ``POST /api/rooms/{code}/join``: take a seat with a display name; returns the seat token.
+- ``GET /api/rooms/{code}/games``: the games played in the room.
+- ``GET /api/rooms/{code}/games/{n}``: a game's log (replay); ``/steps/{k}``: view after k moves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import BaseRoute, Route
+from starlette.websockets import WebSocket
+
+from ..core import JSON
+from .errors import RoomError
+from .protocol import CreateRoom, JoinRoom, describe
+from .replays import game_summary, replay_log, replay_step
+from .rooms import Room
+from .storage import CLIENT_LENGTH
+from .table import Table
+from .tokens import normalize_code
+
+HTTP_STATUS = {
+    "no_room": 404,
+    "no_game": 404,
+    "too_many_rooms": 429,
+    "not_host": 403,
+    "payload_too_large": 413,
+    "room_elsewhere": 503,
+    "draining": 503,
+}
+
+#: Seconds the health check waits for the database.
+HEALTH_TIMEOUT = 2.0
+
+
+#: Refusals a client should retry after a moment (``Retry-After``: seconds).
+RETRY_AFTER = {"room_elsewhere": "1", "draining": "1"}
+
+
+def error_response(
+    code: str, reason: str, status: int | None = None, fields: JSON | None = None
+) -> JSONResponse:
+    retry = RETRY_AFTER.get(code)
+    return JSONResponse(
+        {**(fields or {}), "error": code, "reason": reason},
+        status_code=status or HTTP_STATUS.get(code, 400),
+        headers=None if retry is None else {"Retry-After": retry},
+    )
+
+
+def client_address(request: Request | WebSocket) -> str:
+    """The client's address, cut to the ``rooms.client`` column (a forwarded address
+    comes from a header: PostgreSQL, unlike SQLite, refuses a longer string)."""
+    host = request.client.host if request.client is not None else "unknown"
+    return host[:CLIENT_LENGTH]
+
+
+async def _body(request: Request, model: type[BaseModel], limit: int) -> Any:
+    raw = await request.body()
+    if len(raw) > limit:
+        raise RoomError("payload_too_large", f"a request body holds at most {limit} bytes")
+    try:
+        return model.model_validate_json(raw or b"{}")
+    except ValidationError as error:
+        raise RoomError("bad_request", describe(error)) from None
+
+
+class RoomsApi:
+    """The HTTP endpoints of one table."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.limit = table.config.max_message_bytes
+
+    def routes(self) -> list[BaseRoute]:
+        return [
+            Route("/health", self.health),
+            Route("/metrics", self.metrics),
+            Route("/api/rooms", self.create_room, methods=["POST"]),
+            Route("/api/rooms/{code}", self.room_info),
+            Route("/api/rooms/{code}/join", self.join_room, methods=["POST"]),
+            Route("/api/rooms/{code}/games", self.list_games),
+            Route("/api/rooms/{code}/games/{n:int}", self.game_log),
+            Route("/api/rooms/{code}/games/{n:int}/steps/{k:int}", self.game_step),
+        ]
+
+    async def room_or_error(self, code_text: str) -> Room:
+        code = normalize_code(code_text)
+        if code is None:
+            raise RoomError("no_room", f"no live room {code_text[:16]!r}")
+        return await self.table.find_room(code)
+
+    async def health(self, request: Request) -> Response:
+        """``ok`` (200) when the node serves, else 503 with ``draining`` (it is handing
+        its rooms over) or ``failing`` (its database does not answer within 2 s)."""
+        table = self.table
+        status, reason = "ok", None
+        if table.draining:
+            status = "draining"
+        else:
+            try:
+                await asyncio.wait_for(table.storage.ping(), HEALTH_TIMEOUT)
+            except Exception as error:
+                status, reason = "failing", f"the database does not answer: {type(error).__name__}"
+        body: JSON = {
+            "status": status,
+            "node": table.node_id,
+            "rooms": len(table.rooms),
+            "connections": sum(len(room.connections) for room in table.rooms.values()),
+        }
+        if reason is not None:
+            body["reason"] = reason
+        return JSONResponse(body, status_code=200 if status == "ok" else 503)
+
+    async def metrics(self, request: Request) -> Response:
+        return PlainTextResponse(
+            self.table.metrics.render(self.table),
+            media_type="text/plain; version=0.0.4; charset=utf-8",
+        )
+
+    async def create_room(self, request: Request) -> Response:
+        try:
+            body: CreateRoom = await _body(request, CreateRoom, self.limit)
+            created = await self.table.create_room(
+                body.game, body.options, body.seats, body.name, client_address(request)
+            )
+        except RoomError as error:
+            return error_response(error.code, error.reason, fields=error.fields)
+        code = created["code"]
+        base = str(request.base_url).rstrip("/")
+        created["join_url"] = f"{base}/r/{code}"
+        created["watch_url"] = f"{base}/r/{code}/watch"
+        created["ws_url"] = f"{base.replace('http', 'ws', 1)}/ws/{code}"
+        created["room"] = self.table.rooms[code].summary()
+        return JSONResponse(created, status_code=201)
+
+    async def room_info(self, request: Request) -> Response:
+        try:
+            room = await self.room_or_error(request.path_params["code"])
+        except RoomError as error:
+            return error_response(error.code, error.reason)
+        return JSONResponse(room.summary())
+
+    async def join_room(self, request: Request) -> Response:
+        try:
+            room = await self.room_or_error(request.path_params["code"])
+            body: JoinRoom = await _body(request, JoinRoom, self.limit)
+            seat, token = await room.lobby.join(body.name, body.seat)
+        except RoomError as error:
+            return error_response(error.code, error.reason)
+        return JSONResponse(
+            {"code": room.code, "seat": seat, "token": token, "version": room.version}
+        )
+
+    async def list_games(self, request: Request) -> Response:
+        code = normalize_code(request.path_params["code"])
+        records = [] if code is None else await self.table.storage.list_games(code)
+        if not records:
+            return error_response("no_game", "no game was played in this room")
+        return JSONResponse({"room": code, "games": [game_summary(record) for record in records]})
+
+    async def _game(self, request: Request) -> Any:
+        code = normalize_code(request.path_params["code"])
+        storage = self.table.storage
+        record = None if code is None else await storage.load_game(code, request.path_params["n"])
+        if record is None:
+            raise RoomError("no_game", "no such game")
+        return record
+
+    async def game_log(self, request: Request) -> Response:
+        try:
+            record = await self._game(request)
+        except RoomError as error:
+            return error_response(error.code, error.reason)
+        return JSONResponse(replay_log(record))
+
+    async def game_step(self, request: Request) -> Response:
+        try:
+            record = await self._game(request)
+        except RoomError as error:
+            return error_response(error.code, error.reason)
+        step: int = request.path_params["k"]
+        if not 0 <= step <= len(record.moves):
+            return error_response("no_step", f"steps run from 0 to {len(record.moves)}", 404)
+        return JSONResponse(replay_step(record, step))

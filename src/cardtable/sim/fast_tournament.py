@@ -1,0 +1,145 @@
+"""Tournaments on a compiled batch engine (``cardtable sim --engine fast``).
+
+:func:`run_fast_tournament` plays the games of :func:`cardtable.sim.tournament.run_tournament`
+(same deals, same seat rotations, same bot streams) with the batch engine's compiled
+bots, ``batch`` games per call, and summarizes them with the same
+:func:`~cardtable.sim.tournament.summarize`: for a seed the records, and so every
+figure, are those of the reference tournament (tested), many times faster. Only the
+bots the batch engine has can play (Skyjo: ``random`` and ``greedy``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from ..core import Game, RulesBase
+from .tournament import (
+    DEFAULT_MAX_MOVES,
+    GameRecord,
+    TournamentResult,
+    paired_bots,
+    seat_assignment,
+    summarize,
+)
+
+_MASK64 = (1 << 64) - 1
+#: Rounds a game's record has room for at first (a game with more is played again with
+#: room for all of them: every game is a pure function of its index).
+_ROUNDS = 64
+
+
+def fast_bot_names(game_name: str) -> tuple[str, ...]:
+    """The bots the batch engine of ``game_name`` plays (KeyError: no batch engine)."""
+    if game_name != "skyjo":
+        raise KeyError(f"no compiled batch engine for {game_name!r} (engines: skyjo)")
+    from ..fast.skyjo_bots import NAMES
+
+    return NAMES
+
+
+def run_fast_tournament(
+    game: Game[object],
+    rules: RulesBase,
+    bot_names: Sequence[str],
+    games: int,
+    seed: int,
+    *,
+    paired: bool = False,
+    max_moves: int = DEFAULT_MAX_MOVES,
+    batch: int = 4096,
+    progress: Callable[[int], None] | None = None,
+) -> TournamentResult:
+    """``run_tournament(game, rules, bot_names, games, seed, paired=paired)`` on the
+    batch engine. Raises KeyError for a game without one and ValueError for a bot it
+    does not play, before any game is played."""
+    from ..fast.skyjo_batch import SkyjoBatch
+    from ..fast.skyjo_kernels import F_BLOCKED
+    from ..fast.skyjo_tournament import play_games
+    from ..skyjo.rules import SkyjoRules
+
+    known = fast_bot_names(game.name)
+    if games < 0:
+        raise ValueError(f"games must be >= 0, got {games}")
+    assert isinstance(rules, SkyjoRules)
+    seats = rules.players
+    seat_bots = seat_assignment(bot_names, seats)
+    unknown = sorted(set(seat_bots) - set(known))
+    if unknown:
+        raise ValueError(
+            f"--engine fast plays the bots {', '.join(known)} only, not {', '.join(unknown)}"
+        )
+    if paired and games % seats:
+        raise ValueError(
+            f"paired games come in sets of {seats} (one per seat rotation); got {games}"
+        )
+    kinds = np.array([known.index(name) for name in seat_bots], dtype=np.int64)
+    records: list[GameRecord] = []
+    for start in range(0, games, batch):
+        indices = np.arange(start, min(games, start + batch), dtype=np.int64)
+        records += _play_batch(
+            SkyjoBatch, play_games, F_BLOCKED, game.name, rules, seat_bots, seed, indices,
+            paired, kinds, max_moves,
+        )  # fmt: skip
+        if progress is not None:
+            progress(len(records))
+    return summarize(game.name, rules, seed, seat_bots, records, paired=paired)
+
+
+def _play_batch(
+    batch_type: type,
+    play_games: Callable[..., None],
+    blocked_field: int,
+    game_name: str,
+    rules: RulesBase,
+    seat_bots: tuple[str, ...],
+    seed: int,
+    indices: np.ndarray[tuple[int], np.dtype[np.int64]],
+    paired: bool,
+    kinds: np.ndarray[tuple[int], np.dtype[np.int64]],
+    max_moves: int,
+) -> list[GameRecord]:
+    size = len(indices)
+    n = len(seat_bots)
+    room = _ROUNDS
+    while True:
+        engine = batch_type(rules, size)
+        cfg = np.append(engine.cfg, max_moves)
+        rngs = np.zeros(size * n, dtype=np.uint64)
+        out = np.zeros((size, 6), dtype=np.int64)
+        points = np.zeros((size, room, n), dtype=np.int32)
+        scratch = np.zeros(1, dtype=np.uint64)
+        play_games(
+            engine.st, cfg, np.uint64(seed & _MASK64), indices, paired, kinds, rngs, out,
+            points, scratch,
+        )  # fmt: skip
+        most = int(out[:, 3].max()) if size else 0
+        if most <= room:
+            break
+        room = most  # replay the batch with room for every round
+    records = []
+    # Read in bulk: the final totals (the scores; the lowest wins) and blocked flags.
+    totals = engine.totals.tolist()
+    blocked = engine.ints[:, blocked_field].tolist()
+    rotations = [paired_bots(seat_bots, shift, paired) for shift in range(n)]
+    for i, row in enumerate(out.tolist()):
+        deal, moves, turns, rounds, shift, blocked_rounds = row
+        if moves < 0:
+            raise RuntimeError(f"{game_name} seed {deal}: no end after {max_moves} moves")
+        scores = tuple(totals[i])
+        low = min(scores)
+        records.append(
+            GameRecord(
+                seed=deal,
+                bots=rotations[shift],
+                winners=tuple(seat for seat, score in enumerate(scores) if score == low),
+                scores=scores,
+                round_points=tuple(tuple(row) for row in points[i, :rounds].tolist()),
+                moves=moves,
+                turns=turns,
+                blocked=bool(blocked[i]),
+                blocked_rounds=blocked_rounds,
+            )
+        )
+    return records

@@ -1,0 +1,4 @@
+import pytest
+
+pytest.importorskip("numpy")
+pytest.importorskip("numba")

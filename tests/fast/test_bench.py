@@ -1,0 +1,71 @@
+"""`cardtable bench --engine fast|reference` and its one-object JSON output."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cardtable.cli import main
+from cardtable.sim.fast_bench import run_fast_bench
+from cardtable.skyjo import SkyjoRules
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_bench_json_alone_prints_one_object(capsys, engine: str) -> None:
+    code, out, err = run(
+        capsys, "bench", "skyjo", "--engine", engine, "--games", "40", "--players", "3", "--json"
+    )
+    assert code == 0, err
+    figures = json.loads(out)  # the whole output is one JSON object
+    assert figures["engine"] == engine
+    assert figures["moves_per_s"] > 0 and figures["games_per_s"] > 0
+    assert figures["moves_per_cpu_s"] > 0
+    assert figures["rules"]["players"] == 3
+    headline = next(row for row in figures["rows"] if row["name"] == figures["headline"])
+    assert headline["games"] == 40
+
+
+def test_fast_bench_plays_the_same_games_every_run() -> None:
+    """Exactly ``games`` games in batches, dealt from seeds 0, 1, ...: the same moves."""
+    one = run_fast_bench("skyjo", SkyjoRules(players=2), games=50, batch=16)
+    two = run_fast_bench("skyjo", SkyjoRules(players=2), games=50, batch=7)
+    assert one.rows[0].games == two.rows[0].games == 50
+    assert one.rows[0].count == two.rows[0].count > 50 * 20
+    assert one.rows[0].name == "random, batch of 16"
+
+
+def test_fast_bench_table_and_file(capsys, tmp_path) -> None:
+    path = tmp_path / "fast.json"
+    code, out, err = run(
+        capsys, "bench", "skyjo", "--engine", "fast", "--seconds", "0.2", "--json", str(path)
+    )
+    assert code == 0, err
+    assert "compiled batch engine" in out and "random," in out
+    figures = json.loads(path.read_text())
+    assert figures["moves_per_s"] > 0 and figures["headline"] == "random, batch of 256"
+
+
+def test_fast_engine_of_a_game_without_one_is_a_usage_error(capsys) -> None:
+    code, _, err = run(capsys, "bench", "skipbo", "--engine", "fast", "--games", "1")
+    assert code == 2
+    assert "no compiled batch engine for 'skipbo'" in err
+
+
+def test_rl_bench_with_the_fast_engine_adds_its_vector_env(capsys) -> None:
+    code, out, err = run(
+        capsys, "bench", "skyjo", "--rl", "--engine", "fast", "--seconds", "0.6",
+        "--envs", "3", "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    figures = {row["name"]: row for row in json.loads(out)["rl"]}
+    assert set(figures) == {"aec", "gym", "gym x3", "sync x3", "fast x3"}
+    assert figures["fast x3"]["steps"] > 0 and figures["fast x3"]["engine_moves"] > 0
+    code, _, err = run(capsys, "bench", "skipbo", "--rl", "--engine", "fast", "--seconds", "0.2")
+    assert code == 2 and "engine='fast'" in err

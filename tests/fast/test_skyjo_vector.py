@@ -1,0 +1,102 @@
+"""The vector env on the batch engine returns what the reference vector env returns."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("gymnasium")
+
+from gymnasium.vector import AutoresetMode
+
+from cardtable.core import IllegalMoveError
+from cardtable.rl.fast_vector import SkyjoFastVectorEnv
+from cardtable.rl.gym_env import make_vector_env
+from cardtable.rl.vector import CardtableVectorEnv
+from tests.rl.test_vector import assert_same
+
+CASES = [
+    {"rules": {"players": 2}, "max_steps": 40},
+    {"rules": {"players": 3, "end_score": 20}, "seat": None, "reward": "score"},
+    {"rules": {"players": 4, "rows_rule": True}, "reward_at": "round", "opponents": "greedy"},
+    {
+        "rules": {"players": 5, "closer_starts_next": True, "turn_limit": 100},
+        "seat": 2,
+        "opponents": ["greedy", "random", "random", "greedy"],
+    },
+    {"rules": {"players": 3}, "seat": None, "opponents": ["random", "greedy"]},
+    {"rules": {"players": 2, "closer_doubling": False}, "reward": "score", "reward_at": "round"},
+]
+MODES = [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP, AutoresetMode.DISABLED]
+
+
+@pytest.mark.parametrize("mode", MODES, ids=lambda mode: mode.value)
+@pytest.mark.parametrize("kwargs", CASES)
+def test_fast_vector_env_matches_the_reference_vector_env(kwargs, mode) -> None:
+    """Same seeds, same actions (some illegal): every observation, mask, reward, flag
+    and info equal at every step, through episode ends, truncations and resets."""
+    num_envs = 4
+    kwargs = {**kwargs, "illegal_penalty": -0.25}
+    fast = make_vector_env("skyjo", num_envs, engine="fast", autoreset_mode=mode, **kwargs)
+    reference = make_vector_env("skyjo", num_envs, autoreset_mode=mode, **kwargs)
+    assert isinstance(fast, SkyjoFastVectorEnv) and isinstance(reference, CardtableVectorEnv)
+    assert fast.observation_space == reference.observation_space
+    assert fast.action_space == reference.action_space
+    assert fast.metadata["autoreset_mode"] == mode
+    first = fast.reset(seed=21)
+    assert_same(first, reference.reset(seed=21), "reset")
+    infos = first[1]
+    rng = np.random.default_rng(7)
+    seen = {"terminated": 0, "truncated": 0, "illegal": 0}
+    for step in range(600):
+        actions = np.zeros(num_envs, dtype=np.int64)
+        for index, mask in enumerate(infos["action_mask"]):
+            pool = np.flatnonzero(mask == 0) if step % 23 == index else np.flatnonzero(mask)
+            if len(pool):
+                actions[index] = rng.choice(pool)
+        result = fast.step(actions)
+        assert_same(result, reference.step(actions), f"step {step}")
+        _, _, terminated, truncated, infos = result
+        seen["terminated"] += int(terminated.sum())
+        seen["truncated"] += int(truncated.sum())
+        seen["illegal"] += int(infos.get("illegal_action", np.zeros(1)).sum())
+        done = terminated | truncated
+        if mode is AutoresetMode.DISABLED and done.any():
+            again = fast.reset(options={"reset_mask": done.copy()})
+            assert_same(again, reference.reset(options={"reset_mask": done.copy()}), "reset")
+            infos = {
+                "action_mask": np.where(
+                    done[:, None], again[1]["action_mask"], result[4]["action_mask"]
+                )
+            }
+    assert seen["illegal"] > 0 and seen["terminated"] > 0
+    if "max_steps" in kwargs:
+        assert seen["truncated"] > 0
+
+
+def test_fast_vector_env_same_seed_same_batches_and_bad_calls() -> None:
+    def run(seed: int) -> list[float]:
+        envs = SkyjoFastVectorEnv(3, {"players": 3}, seat=None)
+        obs, infos = envs.reset(seed=seed)
+        sums = [float(obs.sum())]
+        for _ in range(200):
+            actions = [int(np.flatnonzero(m)[-1]) if m.any() else 0 for m in infos["action_mask"]]
+            obs, rewards, _, _, infos = envs.step(actions)
+            sums += [float(obs.sum()), float(rewards.sum())]
+        return sums
+
+    assert run(3) == run(3)
+    assert run(3) != run(4)
+    with pytest.raises(ValueError, match="random, greedy, not hard"):
+        SkyjoFastVectorEnv(2, opponents="hard")
+    with pytest.raises(ValueError, match="engine"):
+        make_vector_env("skipbo", 2, engine="fast")
+    envs = SkyjoFastVectorEnv(2, {"players": 2}, illegal="raise")
+    with pytest.raises(RuntimeError, match="reset"):
+        envs.step([0, 0])
+    _, infos = envs.reset(seed=0)
+    before = [array.copy() for array in envs.batch.st]
+    with pytest.raises(IllegalMoveError, match="env 1: action 0"):
+        envs.step([int(np.flatnonzero(infos["action_mask"][0])[0]), 0])
+    for old, new in zip(before, envs.batch.st, strict=True):
+        np.testing.assert_array_equal(old, new)  # no env moved

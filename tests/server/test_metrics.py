@@ -1,0 +1,78 @@
+"""``GET /metrics``: the Prometheus text format, with counts that follow the table."""
+
+from __future__ import annotations
+
+import re
+
+from cardtable.server.metrics import Histogram
+
+from .helpers import Client, client, create_room, is_move_event, join, start
+
+SAMPLE = re.compile(r"^([a-z_]+)(\{[^}]*\})? (-?[0-9.e+]+)$")
+
+
+def _scrape(http) -> dict[str, float]:
+    response = http.get("/metrics")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/plain; version=0.0.4")
+    samples = {}
+    for line in response.text.splitlines():
+        if line.startswith("#"):
+            assert re.match(r"^# (HELP|TYPE) cardtable_[a-z_]+ ", line), line
+            continue
+        match = SAMPLE.match(line)
+        assert match, line
+        samples[match.group(1) + (match.group(2) or "")] = float(match.group(3))
+    return samples
+
+
+def test_metrics_count_rooms_sockets_and_moves(tmp_path):
+    with client(tmp_path) as http:
+        before = _scrape(http)
+        assert before['cardtable_rooms{status="lobby"}'] == 0
+        assert before["cardtable_connections"] == 0
+        assert before["cardtable_move_seconds_count"] == 0
+        created = create_room(http, "skyjo", {"players": 2}, name="Ann")
+        code = created["code"]
+        ben = join(http, code, "Ben")
+        with (
+            http.websocket_connect(f"/ws/{code}") as wa,
+            http.websocket_connect(f"/ws/{code}") as wb,
+            http.websocket_connect(f"/ws/{code}") as ws,
+        ):
+            ann, bob, watcher = Client(wa, created["token"]), Client(wb, ben["token"]), Client(ws)
+            for c in (ann, bob, watcher):
+                c.hello()
+            start(ann, created["host_token"])
+            for c in (ann, bob):
+                c.until(lambda m: m["type"] == "event" and m["kind"] == "start")
+            moves = 0
+            for _ in range(3):
+                mover = ann if ann.my_turn() else bob
+                mover.move(mover.view["legal_actions"][0])
+                for c in (ann, bob):
+                    c.until(is_move_event)
+                moves += 1
+            during = _scrape(http)
+        after = _scrape(http)
+    assert during['cardtable_rooms{status="playing"}'] == 1
+    assert during["cardtable_connections"] == 3 and during["cardtable_player_connections"] == 2
+    assert during['cardtable_moves_total{by="human"}'] == moves
+    assert during["cardtable_move_seconds_count"] == moves
+    assert during['cardtable_move_seconds_bucket{le="+Inf"}'] == moves
+    assert during["cardtable_move_seconds_sum"] > 0
+    assert during["cardtable_bot_queue_depth"] == 0
+    assert after["cardtable_connections"] == 0
+
+
+def test_histogram_buckets_are_cumulative():
+    histogram = Histogram((0.01, 0.1))
+    for value in (0.005, 0.01, 0.05, 3.0):
+        histogram.observe(value)
+    assert histogram.lines("x") == [
+        'x_bucket{le="0.01"} 2',
+        'x_bucket{le="0.1"} 3',
+        'x_bucket{le="+Inf"} 4',
+        "x_sum 3.065000",
+        "x_count 4",
+    ]

@@ -1,0 +1,56 @@
+"""An axe-core audit (axe-playwright-python) of the home page, a lobby, a Skip-Bo table and
+a Skyjo table: no serious or critical violation; cards have accessible names."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+
+from .pages import TIMEOUT, create_table, new_page, start
+
+# Where browser tests are required (CI), the audit is too: a missing package fails.
+if os.environ.get("CARDTABLE_BROWSER_TESTS") == "required":
+    import axe_playwright_python.sync_playwright as axe_sync
+else:
+    axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright")
+
+
+def serious(page: Any) -> list[str]:
+    results = axe_sync.Axe().run(page)
+    assert len(results.response["passes"]) > 10  # the audit did run over the page
+    return [
+        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:3]}"
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def test_home_and_lobby(server, browser):
+    page = new_page(browser, server)
+    assert serious(page) == []
+    create_table(page, "skyjo", "Alice", {"players": 3}, ["greedy", "human"])
+    assert serious(page) == []
+    page.context.close()
+
+
+@pytest.mark.parametrize("game", ["skipbo", "skyjo"])
+def test_a_table(server, browser, game):
+    page = new_page(browser, server)
+    options: dict[str, Any] = {"players": 2}
+    if game == "skipbo":
+        options["stock_size"] = 5
+    create_table(page, game, "Alice", options, ["greedy"])
+    start(page)
+    page.wait_for_selector(".src-legal, .tgt-legal", timeout=TIMEOUT)
+    page.wait_for_function("!document.querySelector('.ghost, .landing')", timeout=TIMEOUT)
+    assert serious(page) == []
+    # Every card and pile on the table has a name a screen reader says.
+    unnamed = page.eval_on_selector_all(
+        ".board [data-id]",
+        "els => els.filter(e => !(e.getAttribute('aria-label') || '').trim())"
+        ".map(e => e.dataset.id)",
+    )
+    assert unnamed == [] or all(i.startswith("handof:") for i in unnamed)
+    page.context.close()

@@ -1,0 +1,96 @@
+"""Whole games with the keyboard only: after each move the focus lands on a card that
+can be played, so each move takes a key press or two, not thirty."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .pages import TIMEOUT, create_table, new_page, over, start, version
+
+FOCUSED_LEGAL = """() => {
+  const el = document.activeElement;
+  return Boolean(el && (el.classList.contains('src-legal') || el.classList.contains('tgt-legal')));
+}"""
+
+
+def play_by_keyboard(page: Any, limit: int = 400) -> tuple[int, int]:
+    """Press Enter on the focused card when it can be played, else Tab; return the key
+    presses and the moves they made."""
+    presses = moves = 0
+    while not over(page):
+        assert moves < limit, "the game did not end"
+        if page.locator("#summary .continue").count():
+            # The round's scores: the dialog took the focus on its Continue button.
+            page.wait_for_function(
+                "document.activeElement && document.activeElement.matches('#summary .continue')",
+                timeout=TIMEOUT,
+            )
+            page.keyboard.press("Enter")
+            presses += 1
+            continue
+        if not page.locator(".src-legal, .tgt-legal").count():
+            page.wait_for_timeout(30)
+            continue
+        before = version(page)
+        page.keyboard.press("Enter" if page.evaluate(FOCUSED_LEGAL) else "Tab")
+        presses += 1
+        page.wait_for_timeout(20)
+        if version(page) != before:
+            moves += 1
+    return presses, moves
+
+
+def test_a_whole_skyjo_game_by_keyboard(server, browser, shots):
+    page = new_page(browser, server)
+    create_table(page, "skyjo", "Alice", {"players": 2, "end_score": 20}, ["greedy"])
+    start(page)
+    page.wait_for_selector(".tgt-legal", timeout=TIMEOUT)
+    # The tab says it is this player's turn: its title and a dot on its icon.
+    icon = "document.querySelector('link[rel=icon]').href"
+    assert page.title().startswith("● Your turn · ")
+    assert page.evaluate(icon).endswith("/favicon-turn.svg")
+    presses, moves = play_by_keyboard(page)
+    assert not page.title().startswith("●")
+    assert page.evaluate(icon).endswith("/favicon.svg")
+    assert moves >= 6
+    # Setting up, drawing and placing: the focus is already where the move is made.
+    assert presses <= 1.5 * moves + 10, (presses, moves)
+    page.screenshot(path=shots / "keyboard-skyjo-summary.png")
+    assert not page.errors
+    page.context.close()
+
+
+def test_a_whole_skipbo_game_by_keyboard_with_the_arrows_and_the_help(server, browser, shots):
+    page = new_page(browser, server)
+    create_table(page, "skipbo", "Alice", {"players": 2, "stock_size": 5}, ["greedy"])
+    start(page)
+    page.wait_for_selector(".src-legal", timeout=TIMEOUT)
+    page.wait_for_function(FOCUSED_LEGAL, timeout=TIMEOUT)
+    # The arrows move between cards by where they are: Right then Left comes back.
+    page.evaluate("window.firstFocus = document.activeElement")
+    page.keyboard.press("ArrowRight")
+    moved = page.evaluate(
+        "[document.activeElement.dataset.id, document.activeElement !== window.firstFocus]"
+    )
+    assert moved[0] and moved[1]
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate("document.activeElement === window.firstFocus")
+    # "?" lists the shortcuts; Escape closes the list and gives the focus back.
+    page.keyboard.press("?")
+    page.wait_for_selector("#keys-dialog", timeout=TIMEOUT)
+    assert page.evaluate("document.activeElement.id") == "keys-close"
+    assert page.locator("#keys-dialog kbd").count() >= 6
+    page.screenshot(path=shots / "keyboard-help.png")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#keys-dialog", state="detached", timeout=TIMEOUT)
+    page.keyboard.press("Tab")  # back on the table from the help button
+    presses, moves = play_by_keyboard(page)
+    assert moves >= 5
+    assert presses <= 2.5 * moves + 10, (presses, moves)
+    # The final scores can be closed to look at the table, and opened again.
+    page.keyboard.press("Escape")
+    page.wait_for_selector(".match-summary", state="detached", timeout=TIMEOUT)
+    page.click("#show-scores")
+    page.wait_for_selector(".match-summary", timeout=TIMEOUT)
+    assert not page.errors
+    page.context.close()
