@@ -18,8 +18,8 @@ run: install
 	$(BIN)/cardtable serve
 
 lint: install
-	$(BIN)/ruff check src tests scripts
-	$(BIN)/ruff format --check src tests scripts
+	$(BIN)/ruff check src tests scripts lab
+	$(BIN)/ruff format --check src tests scripts lab
 	$(BIN)/mypy
 
 test: lint

@@ -175,3 +175,41 @@ def test_bounds_follow_the_other_options_as_they_stand() -> None:
     assert bounds(skipbo(players=6), "stock_size") == (5, 22)
     assert bounds(skipbo(players=3), "first_player") == (0, 2)
     assert bounds(skipbo(players=2, stock_size=10), "stock_size") == (5, 30)
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_every_label_is_a_key_of_the_four_catalogs(game: str) -> None:
+    from cardtable.i18n import LANGUAGES, catalog
+
+    for spec in option_specs(game):
+        assert spec.label == f"option.{game}.{spec.name}"
+        for lang in LANGUAGES:
+            assert catalog(lang).get(spec.label), (lang, spec.label)
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_the_docs_table_is_the_generated_one(game: str) -> None:
+    from pathlib import Path
+
+    from cardtable.rules_options import options_markdown
+
+    text = (Path(__file__).parent.parent / "docs" / "rules" / f"{game}.md").read_text("utf-8")
+    assert options_markdown(game) + "\n" in text
+
+
+def test_a_field_declared_without_its_description_is_refused() -> None:
+    from cardtable.core import option, option_fields
+
+    @dataclasses.dataclass(frozen=True)
+    class Bare(RulesBase):
+        size: int = 3
+
+    with pytest.raises(TypeError, match=r"Bare.size is not declared with option\(\)"):
+        Bare()
+
+    @dataclasses.dataclass(frozen=True)
+    class Texty(RulesBase):
+        colour: str = option("red", meaning="The colour.", label="option.x.colour")
+
+    with pytest.raises(TypeError, match=r"int, bool or int \| None"):
+        option_fields(Texty)

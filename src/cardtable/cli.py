@@ -1,4 +1,6 @@
-"""The ``cardtable`` command: tournaments, benchmarks, rules options and a demonstration.
+"""The ``cardtable`` command: tournaments, ladders, benchmarks, post-game reviews, rules
+options, the web table (``serve``), the terminal client (``play``), the load test and a
+demonstration.
 
 Every user mistake (bad option, unknown bot, flag the game lacks) ends with a one-line
 message on stderr and exit status 2, like argparse's own errors; never a traceback.
@@ -18,12 +20,13 @@ from typing import Any
 
 from . import __version__
 from .argtypes import positive_float, positive_int
+from .bench.loadtest import add_loadtest_parser, run_loadtest_cli
 from .bots import bot_names
 from .bots.registry import parse_bot_name
 from .core import Game, OptionError, RulesBase
 from .games import game_names, get_game
 from .rl.bench import add_rl_bench_arguments
-from .server.command import add_loadtest_parser, add_serve_parser, run_loadtest, run_serve
+from .server.command import add_serve_parser, run_serve
 from .sim.bench import run_bench
 from .sim.tournament import run_tournament
 from .tui.command import add_play_parser, run_play
@@ -120,6 +123,9 @@ def _build_parser() -> argparse.ArgumentParser:
         "rules", help="list a game's rules options, their allowed values and defaults"
     )
     rules.add_argument("game", metavar="GAME", choices=game_names(), help=", ".join(game_names()))
+    rules.add_argument(
+        "--markdown", action="store_true", help="the options table of docs/rules/GAME.md"
+    )
 
     review = commands.add_parser(
         "review",
@@ -394,7 +400,7 @@ def _demo(args: argparse.Namespace) -> None:
     from .sim.report import print_tournament
 
     console = _console()
-    console.print("The web table (`cardtable serve`) is coming; until then, two short tournaments.")
+    console.print("Two short tournaments between bots; `cardtable serve` opens the web table.")
     demos = [
         ("skipbo", {"players": 4, "teams": True}, ["greedy", "random"]),
         ("skyjo", {"players": 4}, ["greedy", "random"]),
@@ -411,9 +417,12 @@ def _demo(args: argparse.Namespace) -> None:
 def _rules(args: argparse.Namespace) -> None:
     """Every option of the game: the values the engine accepts (also per player count
     where its limits follow it), the default and the meaning, as JSON values."""
-    from .rules_options import options_table
+    from .rules_options import options_markdown, options_table
 
     game = _load_game(args.game)
+    if args.markdown:
+        print(options_markdown(game.name))
+        return
     heading = (
         f"{game.title} rules options (--option NAME=VALUE with sim, ladder and bench; "
         "VALUE as JSON):"
@@ -456,7 +465,7 @@ COMMANDS = {
     "review": _review,
     "ladder": _ladder,
     "serve": run_serve,
-    "loadtest": run_loadtest,
+    "loadtest": run_loadtest_cli,
 }
 
 

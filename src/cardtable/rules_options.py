@@ -1,48 +1,38 @@
 """Every game's rules options, what each means and what it allows: one source for all clients.
 
-What an option *is* (name, kind, whether None lets the rules choose, default, meaning)
-is read off the rules dataclass: its fields, type hints and docstrings. What it *allows*
-is asked of the engine itself, never listed here: :func:`allowed` gives the rules' own
-words for the values they accept, :func:`bounds` finds the smallest and largest accepted
-whole numbers by asking ``validate`` (a binary search; accepted values form a range),
-and :func:`bounds_by_players` does so for each player count, since some limits depend
-on it (Skip-Bo's stock size, the first player). The web page's options, the terminal's
-flags and lobby, and ``cardtable rules`` are all built from here, so a new option or a
-changed limit reaches every client at once.
+Each rules dataclass describes its fields once (:func:`cardtable.core.option`: default,
+meaning, translated label, range, what a yes/no option needs); the engine validates
+with that description and this module hands it to the clients: :func:`option_specs`
+for what an option *is*, :func:`bounds` and :func:`bounds_by_players` for the range it
+accepts with the other options as they stand (Skip-Bo's stock size and first player
+follow the player count), :func:`allowed` for the engine's own words. The web page's
+options, the terminal's flags and lobby, ``cardtable rules`` and the options tables of
+docs/rules are all built from here, so a new option or a changed limit reaches every
+client at once. Nothing is read from source text or docstrings.
 
 Imports only ``core`` and ``games`` (which loads the engines); never a client.
 """
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import functools
-import inspect
-import itertools
-import re
 import textwrap
-import types
-import typing
 from collections.abc import Callable
 from typing import Any
 
-from .core import OptionError, RulesBase
+from .core import ALLOWED, OptionError, RulesBase, option_fields
 from .games import game_names, get_game
 
-#: Probing range for whole numbers: far beyond every option's limits.
-SEARCH_LOW = -(10**9)
-SEARCH_HIGH = 10**9
 #: The option that other limits may depend on.
 PLAYERS = "players"
-_RANGE = re.compile(r"from (-?\d+) to (-?\d+)")
-_BULLET = re.compile(r"^-\s*``(\w+)``\s*:\s*(.*)$")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class OptionSpec:
     """One rules option: ``kind`` is ``"int"`` or ``"bool"``; ``optional`` when None is
-    allowed (the engine then picks, e.g. Skip-Bo's stock size by player count)."""
+    allowed (the engine then picks, e.g. Skip-Bo's stock size by player count);
+    ``label`` is the catalog key of its short label."""
 
     game: str
     name: str
@@ -50,6 +40,7 @@ class OptionSpec:
     optional: bool
     default: Any
     meaning: str
+    label: str
 
     @property
     def flag(self) -> str:
@@ -57,84 +48,21 @@ class OptionSpec:
         return "--" + self.name.replace("_", "-")
 
 
-# --- What an option is: read off the rules type ---------------------------------------
-
-
-def _kind(annotation: Any) -> tuple[str, bool]:
-    """(``"int"`` or ``"bool"``, whether None is allowed) from a field's type."""
-    if isinstance(annotation, str):
-        return ("bool" if "bool" in annotation else "int"), "None" in annotation
-    args = typing.get_args(annotation)
-    if isinstance(annotation, types.UnionType) or args:
-        inner = [arg for arg in args if arg is not type(None)]
-        return ("bool" if bool in inner else "int"), type(None) in args
-    return ("bool" if annotation is bool else "int"), False
-
-
-def _attribute_docstrings(cls: type) -> dict[str, str]:
-    """Field docstrings: a string right after the field in the class body."""
-    docs: dict[str, str] = {}
-    for klass in reversed(cls.__mro__):
-        try:
-            source = textwrap.dedent(inspect.getsource(klass))
-        except (OSError, TypeError):  # built-ins and classes made at run time have no source
-            continue
-        tree = ast.parse(source)
-        body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
-        for node, following in itertools.pairwise(body):
-            if (
-                isinstance(node, ast.AnnAssign)
-                and isinstance(node.target, ast.Name)
-                and isinstance(following, ast.Expr)
-                and isinstance(following.value, ast.Constant)
-                and isinstance(following.value.value, str)
-            ):
-                docs[node.target.id] = " ".join(following.value.value.split())
-    return docs
-
-
-def _docstring_bullets(cls: type) -> dict[str, str]:
-    """Bullets ``- ``name``: text`` of the class docstring (continued on indented lines)."""
-    docs: dict[str, str] = {}
-    current: str | None = None
-    for line in inspect.cleandoc(cls.__doc__ or "").splitlines():
-        match = _BULLET.match(line.strip())
-        if match:
-            current = match.group(1)
-            docs[current] = match.group(2).strip()
-        elif current is not None and line.startswith(" ") and line.strip():
-            docs[current] += " " + line.strip()
-        else:
-            current = None
-    return docs
-
-
-def meanings(rules_type: type[RulesBase]) -> dict[str, str]:
-    """Each documented option's meaning: its field docstring, else its docstring bullet."""
-    return {**_docstring_bullets(rules_type), **_attribute_docstrings(rules_type)}
-
-
 @functools.cache
 def option_specs(game_name: str) -> tuple[OptionSpec, ...]:
     """Every rules option of ``game_name`` in declaration order."""
-    rules_type = get_game(game_name).rules_type
-    hints = typing.get_type_hints(rules_type)
-    defaults = rules_type()
-    meaning = meanings(rules_type)
-    specs = []
-    for field in dataclasses.fields(rules_type):
-        kind, optional = _kind(hints.get(field.name, field.type))
-        specs.append(
-            OptionSpec(
-                game_name,
-                field.name,
-                kind,
-                optional,
-                getattr(defaults, field.name),
-                meaning.get(field.name, ""),
-            )
+    return tuple(
+        OptionSpec(
+            game_name,
+            field.name,
+            field.kind,
+            field.optional,
+            field.default,
+            field.option.meaning,
+            field.option.label,
         )
-    return tuple(specs)
+        for field in option_fields(get_game(game_name).rules_type)
+    )
 
 
 def all_option_names() -> list[str]:
@@ -165,39 +93,13 @@ def allowed(rules: RulesBase, name: str) -> str:
     return ""
 
 
-def accepts(rules: RulesBase, name: str, value: object) -> bool:
-    """Whether the engine accepts ``value`` for option ``name``, the others as in ``rules``."""
-    try:
-        rules.replace(**{name: value})
-    except (OptionError, TypeError):
-        return False
-    return True
-
-
 def bounds(rules: RulesBase, name: str) -> tuple[int, int] | None:
     """The smallest and largest whole numbers option ``name`` accepts with the other options
-    as in ``rules`` (found by asking the engine; accepted values are a range), or None."""
-    start = getattr(rules, name)
-    if isinstance(start, bool) or not isinstance(start, int) or not accepts(rules, name, start):
-        found = _RANGE.search(allowed(rules, name))  # e.g. an "auto" option: start in range
-        if found is None or not accepts(rules, name, int(found.group(1))):
-            return None
-        start = int(found.group(1))
-    low, high = SEARCH_LOW, start  # low refused (or the limit), high accepted
-    if accepts(rules, name, low):
-        lowest = low
-    else:
-        while high - low > 1:
-            middle = (low + high) // 2
-            low, high = (low, middle) if accepts(rules, name, middle) else (middle, high)
-        lowest = high
-    low, high = start, SEARCH_HIGH  # low accepted, high refused (or the limit)
-    if accepts(rules, name, high):
-        return lowest, high
-    while high - low > 1:
-        middle = (low + high) // 2
-        low, high = (middle, high) if accepts(rules, name, middle) else (low, middle)
-    return lowest, low
+    as in ``rules`` (the engine's own description of the field), or None for yes/no."""
+    for field in option_fields(type(rules)):
+        if field.name == name:
+            return field.option.bounds(rules)
+    raise KeyError(f"{type(rules).__name__} has no option {name!r}")
 
 
 @functools.cache
@@ -305,4 +207,44 @@ def options_table(
                 lines += textwrap.wrap(
                     note, 79, initial_indent=" " * 25, subsequent_indent=" " * 25
                 )
+    return "\n".join(lines)
+
+
+def requirements_text(game_name: str, name: str) -> str:
+    """What an option needs of the others (a yes/no option when on), in the engine's
+    words ("" when nothing)."""
+    field = next(f for f in option_fields(get_game(game_name).rules_type) if f.name == name)
+    return "; ".join(ALLOWED[need.allowed_key] for need in field.option.requires)
+
+
+def options_markdown(game_name: str) -> str:
+    """The options table of docs/rules/GAME.md: option, default, what it accepts (per
+    player count where that changes; what a yes/no option needs when on) and meaning,
+    written from the rules' own description (a test keeps the docs equal to it)."""
+    rows = [("option", "default", "allowed", "meaning")]
+    for spec in option_specs(game_name):
+        if spec.kind == "bool":
+            what = "true or false"
+            needs = requirements_text(game_name, spec.name)
+            if needs:
+                what += f"; true: {needs}"
+        else:
+            low_high = bounds(get_game(game_name).rules_type(), spec.name)
+            assert low_high is not None
+            what = players_note(game_name, spec.name) or f"{low_high[0]} to {low_high[1]}"
+            if spec.optional:
+                what = f"null, or {what}"
+            needs = requirements_text(game_name, spec.name)
+            if needs:
+                what += f"; {needs}"
+        default = value_text(spec.default, "null (the rules choose)")
+        meaning = spec.meaning.replace("``", "`")
+        rows.append((f"`{spec.name}`", default, what, meaning))
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    lines = []
+    for number, row in enumerate(rows):
+        cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
+        lines.append("| " + " | ".join([*cells, row[3]]) + " |")
+        if number == 0:
+            lines.append("|" + "|".join("-" * (w + 2) for w in widths) + "|---------|")
     return "\n".join(lines)

@@ -10,7 +10,7 @@ import pytest
 from cardtable.bots import make_bot
 from cardtable.bots.montecarlo import Budget, Comparison, compare, improve
 from cardtable.bots.registry import parse_bot_name
-from cardtable.bots.skipbo_expert import SkipBoExpert, _skipbo_progress
+from cardtable.bots.skipbo_expert import SkipBoExpert, skipbo_progress
 from cardtable.bots.skipbo_hard import HardBot, PlanFollowingBot, _Planner, discard_options
 from cardtable.bots.skipbo_value import stock_cards_to_come, win_chance
 from cardtable.core import Rng
@@ -116,7 +116,7 @@ def test_equivalent_moves_differ_by_exactly_nothing_on_paired_redeals() -> None:
         4,  # a 1 from the hand onto building pile 1
         [5, 6],  # ... onto pile 2 or 3
         [PlanFollowingBot(), PlanFollowingBot()],
-        _skipbo_progress,
+        skipbo_progress,
         expert._over,
         Budget(iterations=5, milliseconds=None),
         Rng(1),
@@ -240,7 +240,7 @@ def test_the_fitted_value_is_added_only_to_unfinished_two_player_rollouts() -> N
         end.apply_action(HardBot().choose(end, Rng(0)))
     assert not end.is_over
     seat = start.current
-    race = _skipbo_progress(start, end, seat)
+    race = skipbo_progress(start, end, seat)
     assert SkipBoExpert(value=0.0, win=False)._outcome(start, end, seat) == race
     worth = stock_cards_to_come(end, seat) - stock_cards_to_come(end, 1 - seat)
     assert worth != 0
@@ -249,7 +249,7 @@ def test_the_fitted_value_is_added_only_to_unfinished_two_player_rollouts() -> N
     # A finished round is scored as won or lost, whatever the piles offer.
     while not end.is_over:
         end.apply_action(HardBot().choose(end, Rng(0)))
-    race = _skipbo_progress(start, end, seat)
+    race = skipbo_progress(start, end, seat)
     assert SkipBoExpert(value=0.5, win=False)._outcome(start, end, seat) == race
 
 
@@ -262,7 +262,7 @@ def test_the_win_objective_scores_the_chance_to_win_and_a_finished_round_as_won_
     expert = SkipBoExpert(win=True)
     score, secondary = expert._outcome(start, end, seat)
     assert score == win_chance(end, seat) and 0.0 < score < 1.0
-    assert secondary == _skipbo_progress(start, end, seat)[1]
+    assert secondary == skipbo_progress(start, end, seat)[1]
     while not end.is_over:
         end.apply_action(HardBot().choose(end, Rng(0)))
     won = float(seat in end.round_log[-1].winners)

@@ -8,14 +8,17 @@ import pickle
 
 import pytest
 
-from cardtable.core import IllegalMoveError, Refusal, render_refusal
-from cardtable.core.refusal import ARTICLE_PARAMS, card_key, table_translator
+from cardtable.core import IllegalMoveError, Refusal, fill_refusal
+from cardtable.core.refusal import table_translator
 from cardtable.i18n import LANGUAGES, catalog, placeholders, translate
+from cardtable.i18n.refusals import ARTICLE_PARAMS, CARD_KEYS, card_key, render_refusal
 from cardtable.skipbo import refusals as skipbo_refusals
 from cardtable.skipbo.cards import VALUES, with_article
 from cardtable.skyjo import refusals as skyjo_refusals
 
 ENGLISH = {**skipbo_refusals.ENGLISH, **skyjo_refusals.ENGLISH}
+#: The refusals and the card names they use, in English.
+WORDED = {**ENGLISH, **{key: catalog("en")[key] for key in CARD_KEYS}}
 
 
 def test_a_refusal_round_trips_through_json() -> None:
@@ -53,17 +56,26 @@ def test_every_refusal_key_is_in_the_four_catalogs_with_the_same_placeholders() 
     for lang in LANGUAGES:
         texts = catalog(lang)
         # The catalogs hold exactly the keys the engines produce, no stale one.
-        assert {key for key in texts if key.startswith("refusal.")} == set(ENGLISH), lang
-        for key, text in ENGLISH.items():
+        assert {key for key in texts if key.startswith("refusal.")} == set(WORDED), lang
+        for key, text in WORDED.items():
             assert placeholders(texts[key]) == placeholders(text), (lang, key)
             assert texts[key].strip(), (lang, key)
             assert lang == "en" or texts[key] != text, (lang, key)  # translated
 
 
 def test_an_article_names_every_skip_bo_card_as_the_engine_always_did() -> None:
-    english = table_translator(ENGLISH)
+    english = table_translator(catalog("en"))
     for card in VALUES:
         assert english(card_key(card), value=str(card)) == with_article(card)
+
+
+def test_the_core_fills_in_numbers_and_only_the_wording_it_is_given() -> None:
+    refusal = Refusal.of(skipbo_refusals.PILE_NEEDS, pile=2, needed=8, card=0)
+    plain = fill_refusal(refusal, table_translator(ENGLISH))
+    assert plain == "building pile 2 needs 8, not 0"
+    named = fill_refusal(refusal, table_translator(ENGLISH), wording={"card": lambda v: "X"})
+    assert named == "building pile 2 needs 8, not X"
+    assert skipbo_refusals.english(refusal) == "building pile 2 needs an 8, not a Skip-Bo card"
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

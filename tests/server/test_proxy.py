@@ -9,7 +9,7 @@ import urllib.request
 
 import pytest
 
-from cardtable.server.loadtest import spawned_server
+from cardtable.bench.loadtest import spawned_server
 
 
 def _create(base: str, forwarded_for: str) -> int:

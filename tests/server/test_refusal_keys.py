@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import functools
 
-from cardtable.core import Refusal, render_refusal
+from cardtable.core import Refusal
 from cardtable.i18n import translate
+from cardtable.i18n.refusals import render_refusal
 from cardtable.skyjo.moves import DRAW, REVEAL
 
 from .helpers import Client, client, create_room, is_move_event, join, start

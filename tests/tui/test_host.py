@@ -120,7 +120,7 @@ def test_host_a_room_play_it_with_a_friend_and_rematch(server: str, tmp_path: Pa
             assert f"Link for your friends: {link}" in page
             assert f"cardtable play --join {link}" in page
             assert "1. Ann (you)" in page and "2. waiting for a player" in page
-            assert "Waiting for 1 more player(s) to join." in page
+            assert "Waiting for 1 more player to join." in page  # CLDR plural, no "(s)"
             # Starting with a free seat: the server refuses, the lobby says why.
             await pilot.press("s")
             await wait_for(pilot, lambda: "still waiting" in lobby.message, "the refusal")

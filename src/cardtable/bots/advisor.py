@@ -223,7 +223,7 @@ def _discard_owner(state: SkipBoState, partner: int) -> int:
 def _wins_now(state: GameState[Any], action: int, seat: int) -> bool:
     copy = state.clone()
     before = len(copy.rounds())
-    copy._apply(action)
+    copy.advance(action)  # known legal: the public fast path
     rounds = copy.rounds()
     return len(rounds) > before and seat in rounds[before].winners
 
@@ -245,8 +245,8 @@ def _advise_skipbo(
             seat,
             candidates,
             policies,
-            skipbo_expert._skipbo_outcome,
-            skipbo_expert._skipbo_round_over,
+            skipbo_expert.skipbo_outcome,
+            skipbo_expert.skipbo_round_over,
             budget,
             rng,
         )
@@ -297,7 +297,7 @@ def _skipbo_reason(state: SkipBoState, seat: int, action: int) -> Reason:
     if STOCK_BASE <= action < DISCARD_PLAY_BASE:
         return (_part("advice.skipbo.plays_stock", left=len(state.stocks[seat]) - 1),)
     copy = state.clone()
-    copy._apply(action)
+    copy.advance(action)  # known legal: the public fast path
     parts = []
     if action < STOCK_BASE:
         parts.append(_part("advice.skipbo.uses_wild" if action < 4 else "advice.skipbo.plays_hand"))
@@ -335,8 +335,8 @@ def _advise_skyjo(
         seat,
         legal,
         policies,
-        skyjo_expert._skyjo_outcome,
-        skyjo_expert._skyjo_round_over,
+        skyjo_expert.skyjo_outcome,
+        skyjo_expert.skyjo_round_over,
         budget,
         rng,
     )
@@ -371,7 +371,7 @@ def _skyjo_reason(state: SkyjoState, seat: int, action: int) -> Reason:
         card = state.hand
         assert card is not None
         copy = state.clone()
-        copy._apply(action)
+        copy.advance(action)  # known legal: the public fast path
         removed = state.present[seat].bit_count() - copy.present[seat].bit_count()
         if removed:
             # A column has three cards, a row (the rows variant) four; one card ends one line.

@@ -33,9 +33,9 @@ Rollouts and scores:
   the others' average (``objective="game"``: its chance to win the game).
 
 The advisor values every move with :func:`~cardtable.bots.montecarlo.evaluate`
-and the functions ``_skipbo_outcome``/``_skipbo_round_over`` (a logistic win
+and the functions ``skipbo_outcome``/``skipbo_round_over`` (a logistic win
 chance from the stocks left after three turns per seat) and
-``_skyjo_outcome``/``_skyjo_round_over`` defined in :mod:`.skipbo_expert` and
+``skyjo_outcome``/``skyjo_round_over`` defined in :mod:`.skipbo_expert` and
 :mod:`.skyjo_expert`.
 
 Budget: a fixed number of iterations (deterministic for a given seed; the

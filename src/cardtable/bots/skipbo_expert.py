@@ -1,8 +1,8 @@
 """The Skip-Bo ``expert``: paired Monte-Carlo as a tie-break between ``hard``'s close moves.
 
 See :mod:`cardtable.bots.expert` for the method both experts share. Also defines the
-rollout stop and score the advisor uses for Skip-Bo (``_skipbo_round_over``,
-``_skipbo_outcome``).
+rollout stop and score the advisor uses for Skip-Bo (``skipbo_round_over``,
+``skipbo_outcome``).
 """
 
 from __future__ import annotations
@@ -22,14 +22,20 @@ from .skipbo_value import stock_cards_to_come, win_chance
 SKIPBO_HORIZON = 3
 
 
-def _skipbo_round_over(start: GameState[Any], state: GameState[Any]) -> bool:
+def skipbo_round_over(start: GameState[Any], state: GameState[Any]) -> bool:
+    """Where a Skip-Bo rollout from ``start`` stops: the round (or game) is over, or every
+    seat has had :data:`SKIPBO_HORIZON` turns. The advisor's rollout stop too."""
     assert isinstance(start, SkipBoState) and isinstance(state, SkipBoState)
     if state.final is not None or len(state.round_log) > len(start.round_log):
         return True
     return state.turns >= start.turns + SKIPBO_HORIZON * start.n
 
 
-def _skipbo_outcome(start: GameState[Any], end: GameState[Any], seat: int) -> tuple[float, float]:
+def skipbo_outcome(start: GameState[Any], end: GameState[Any], seat: int) -> tuple[float, float]:
+    """The score of a rollout from ``start`` to ``end`` for ``seat``'s side, as (value,
+    reported value), both its chance to win the round: 1 or 0 for a finished round
+    (0.5 when blocked), else a logistic of the stock cards each side has left. The
+    advisor ranks Skip-Bo moves by it."""
     assert isinstance(start, SkipBoState) and isinstance(end, SkipBoState)
     if len(end.round_log) == len(start.round_log):
         # Unfinished at the horizon: a win chance from the stock cards each side has left.
@@ -45,7 +51,7 @@ def _skipbo_outcome(start: GameState[Any], end: GameState[Any], seat: int) -> tu
     return value, value
 
 
-def _skipbo_progress(start: GameState[Any], end: GameState[Any], seat: int) -> tuple[float, float]:
+def skipbo_progress(start: GameState[Any], end: GameState[Any], seat: int) -> tuple[float, float]:
     """Stock cards the seat's side played minus the best opposing side's, over the rollout.
 
     A rollout that finishes the round scores it as a win or a loss worth more than
@@ -159,7 +165,7 @@ class SkipBoExpert:
         :func:`~cardtable.bots.skipbo_value.win_chance` at the horizon, in which a
         card's lead counts for more as the stocks run down.
         """
-        race, secondary = _skipbo_progress(start, end, seat)
+        race, secondary = skipbo_progress(start, end, seat)
         assert isinstance(start, SkipBoState) and isinstance(end, SkipBoState)
         if self.win and end.n == 2:
             if len(end.round_log) > len(start.round_log):
@@ -192,7 +198,7 @@ class SkipBoExpert:
             for first, score in planner.by_first.items():
                 if first is None or score < best - self.margin:
                     continue
-                action = skipbo_hard.HardBot._action(state, first)
+                action = skipbo_hard.plan_step_action(state, first)
                 if action in legal:
                     close.append(action)
             stop = planner.by_first.get(None)

@@ -259,6 +259,20 @@ def position_key(state: SkipBoState) -> tuple[object, ...]:
     )
 
 
+def plan_step_action(state: SkipBoState, first: tuple[int, int]) -> int:
+    """The action code of one step of a plan: ``(source, card needed)`` played onto the
+    building pile that needs that card now (the source is the stock, a discard pile
+    counted from 1, or a hand card as ``-2 - card``)."""
+    source, need = first
+    pile = _nexts(state).index(need)
+    if source == _STOCK:
+        return STOCK_BASE + pile
+    if source > 0:
+        return DISCARD_PLAY_BASE + (source - 1) * 4 + pile
+    card = -2 - source
+    return card * 4 + pile
+
+
 class HardBot:
     """Plans the turn by search, stock first; see the module docstring.
 
@@ -304,7 +318,7 @@ class HardBot:
         planner = self.planner(state, seat)
         _, first = planner.search()
         if first is not None:
-            action = self._action(state, first)
+            action = plan_step_action(state, first)
             if action in legal:
                 return action, planner
         if frozen(state):
@@ -328,17 +342,6 @@ class HardBot:
             if value > best_value:
                 best, best_value = action, value
         return best
-
-    @staticmethod
-    def _action(state: SkipBoState, first: tuple[int, int]) -> int:
-        source, need = first
-        pile = _nexts(state).index(need)
-        if source == _STOCK:
-            return STOCK_BASE + pile
-        if source > 0:
-            return DISCARD_PLAY_BASE + (source - 1) * 4 + pile
-        card = -2 - source
-        return card * 4 + pile
 
     @staticmethod
     def discard(state: SkipBoState, seat: int, legal: list[int]) -> int:
@@ -418,7 +421,7 @@ class PlanFollowingBot(HardBot):
             raise TypeError("the Skip-Bo hard bot plays Skip-Bo states only")
         if self._state is state and self._expected == len(state.history):
             if self._plan:
-                action = self._action(state, self._plan.pop(0))
+                action = plan_step_action(state, self._plan.pop(0))
                 if state.is_legal_action(action):
                     self._expected += 1
                     return action

@@ -4,7 +4,7 @@ The expert's rollouts stop after a few turns and are scored by the stock race so
 far; what each side holds then (a stock top that fits, Skip-Bo cards, the cards to
 bridge the gap) is worth stock cards to come that the race does not count. This
 module gives that worth as a linear function of a few features of one side, fitted
-by ``scripts/skipbo_leaf_fit.py`` on positions of ``hard``-vs-``hard`` games (the
+by ``lab/skipbo_leaf_fit.py`` on positions of ``hard``-vs-``hard`` games (the
 stock cards the side played over the next 8 turns). It reads the side's hand, so
 it values re-dealt worlds inside a search, never a real position for a seat that
 cannot see that hand.
@@ -81,7 +81,7 @@ def features(state: SkipBoState, seat: int) -> list[float]:
     ]
 
 
-# Fitted by `python scripts/skipbo_leaf_fit.py --games 400 --stock 30 --turns 8`
+# Fitted by `python -m lab skipbo_leaf_fit --games 400 --stock 30 --turns 8`
 # (seed 21): intercept, then one weight per feature. Held-out R² 0.16 for the side
 # to move and 0.05 for the other (the stock top's gap alone: 0.03 and 0.01).
 MOVER = (
@@ -167,7 +167,7 @@ def win_features(state: SkipBoState, seat: int) -> list[float]:
     ]
 
 
-# Fitted by `python scripts/skipbo_win_fit.py --games 2000 --stock 30` (seed 23): one
+# Fitted by `python -m lab skipbo_win_fit --games 2000 --stock 30` (seed 23): one
 # weight per win feature, no intercept. Held-out log loss 0.5686 (Brier 0.1956) on
 # 42,385 turn starts; the stock sizes alone 0.5687, the advisor's fixed logistic
 # 0.5903, a coin 0.6931.

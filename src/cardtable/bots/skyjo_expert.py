@@ -4,8 +4,8 @@ The expert's ``hard`` values moves with its own weights (:data:`EXPERT_WEIGHTS`)
 tuned in four-player games against three ``hard``.
 
 See :mod:`cardtable.bots.expert` for the method both experts share. Also defines the
-rollout stop and score the advisor uses for Skyjo (``_skyjo_round_over``,
-``_skyjo_outcome``).
+rollout stop and score the advisor uses for Skyjo (``skyjo_round_over``,
+``skyjo_outcome``).
 """
 
 from __future__ import annotations
@@ -70,12 +70,17 @@ def _closes(state: SkyjoState, action: int) -> bool:
     return DISCARD_AND_REVEAL <= action < DISCARD_AND_REVEAL + SLOTS
 
 
-def _skyjo_round_over(start: GameState[Any], state: GameState[Any]) -> bool:
+def skyjo_round_over(start: GameState[Any], state: GameState[Any]) -> bool:
+    """Where a Skyjo rollout from ``start`` stops: the round it was in is over (or the
+    game). The advisor's rollout stop too."""
     assert isinstance(start, SkyjoState) and isinstance(state, SkyjoState)
     return state.phase == OVER or len(state.finished) > len(start.finished)
 
 
-def _skyjo_outcome(start: GameState[Any], end: GameState[Any], seat: int) -> tuple[float, float]:
+def skyjo_outcome(start: GameState[Any], end: GameState[Any], seat: int) -> tuple[float, float]:
+    """The score of a rollout from ``start`` to ``end`` for ``seat``, as (value, points):
+    minus the seat's round points above the others' average once the round is over
+    (before that, minus its face-up sum). The advisor ranks Skyjo moves by it."""
     assert isinstance(start, SkyjoState) and isinstance(end, SkyjoState)
     if len(end.finished) == len(start.finished):
         own = float(end.face_up_sum(seat))
@@ -129,7 +134,7 @@ def _skyjo_game_outcome(
 def _skyjo_turn_over(start: GameState[Any], state: GameState[Any]) -> bool:
     """The round is over, or the seat that moved at ``start`` is to begin a new turn."""
     assert isinstance(start, SkyjoState) and isinstance(state, SkyjoState)
-    if _skyjo_round_over(start, state):
+    if skyjo_round_over(start, state):
         return True
     return state.phase == TURN and state.player == start.player and state.turns > start.turns
 
@@ -139,11 +144,11 @@ def _skyjo_short_outcome(
 ) -> tuple[float, float]:
     """A short rollout's score: the fitted round points to come, own against the others'.
 
-    A rollout that ended the round is scored by its points, as in ``_skyjo_outcome``.
+    A rollout that ended the round is scored by its points, as in ``skyjo_outcome``.
     """
     assert isinstance(start, SkyjoState) and isinstance(end, SkyjoState)
     if len(end.finished) > len(start.finished):
-        return _skyjo_outcome(start, end, seat)
+        return skyjo_outcome(start, end, seat)
     values = [round_points_to_come(end, s) for s in range(end.n)]
     others = [v for s, v in enumerate(values) if s != seat]
     return -(values[seat] - sum(others) / len(others)), values[seat]
@@ -211,7 +216,7 @@ class SkyjoExpert:
     def _outcome(self) -> Outcome:
         if self.short:
             return _skyjo_short_outcome
-        return _skyjo_game_outcome if self.objective == "game" else _skyjo_outcome
+        return _skyjo_game_outcome if self.objective == "game" else skyjo_outcome
 
     def compare(self, state: SkyjoState, baseline: int, rng: Rng) -> list[Comparison]:
         """Every option's paired gain over ``baseline`` (in round points), largest first."""
@@ -226,7 +231,7 @@ class SkyjoExpert:
             candidates,
             policies,
             self._outcome(),
-            _skyjo_turn_over if self.short else _skyjo_round_over,
+            _skyjo_turn_over if self.short else skyjo_round_over,
             self.budget,
             rng,
             SKYJO_SEAT_DRAWS if self.seat_draws else None,

@@ -1,7 +1,7 @@
 """A fitted value of a Skyjo position: the round points each player can expect.
 
 The expert's short rollouts stop when its next turn comes; what each grid is worth
-then is a linear function of a few features, fitted by ``scripts/skyjo_leaf_fit.py``
+then is a linear function of a few features, fitted by ``lab/skyjo_leaf_fit.py``
 on positions of four-``hard`` games (the points each player scored when the round
 ended). Everything it reads is face up, so it values any seat's grid from any
 seat's view.
@@ -37,7 +37,7 @@ def features(state: SkyjoState, seat: int) -> list[float]:
     ]
 
 
-# Fitted by `python scripts/skyjo_leaf_fit.py --games 150` (seed 23; 155,252
+# Fitted by `python -m lab skyjo_leaf_fit --games 150` (seed 23; 155,252
 # positions of four-`hard` games): intercept, then one weight per feature. Held-out
 # R² 0.17 (hard's value alone: 0.07). The grid's features are nearly collinear, so
 # the single weights mean little; together they say that a face-up point counts

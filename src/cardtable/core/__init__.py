@@ -9,9 +9,21 @@ from .errors import (
     SerializationError,
 )
 from .game import JSON, Event, Game, GameState, Outcome, Result, RoundResult, require_keys
-from .options import ALLOWED, RulesBase, check_bool, check_int, check_optional_int, option_error
+from .options import (
+    ALLOWED,
+    Option,
+    OptionField,
+    Requirement,
+    RulesBase,
+    check_bool,
+    check_int,
+    check_optional_int,
+    option,
+    option_error,
+    option_fields,
+)
 from .playout import play_random
-from .refusal import Refusal, render_refusal
+from .refusal import Refusal, fill_refusal
 from .rng import Rng
 
 __all__ = [
@@ -25,9 +37,12 @@ __all__ = [
     "Game",
     "GameState",
     "IllegalMoveError",
+    "Option",
     "OptionError",
+    "OptionField",
     "Outcome",
     "Refusal",
+    "Requirement",
     "Result",
     "Rng",
     "RoundResult",
@@ -38,8 +53,10 @@ __all__ = [
     "check_int",
     "check_optional_int",
     "check_state",
+    "fill_refusal",
+    "option",
     "option_error",
+    "option_fields",
     "play_random",
-    "render_refusal",
     "require_keys",
 ]

@@ -1,4 +1,4 @@
-"""Why a move is refused, as a catalog key and parameters.
+"""Why a move is refused, as a catalog key and parameters: what, never how it is worded.
 
 An engine says why a move is illegal twice: in English (``explain_illegal``) and as
 a :class:`Refusal` (``explain_illegal_parts``): a message key of the translation
@@ -9,15 +9,9 @@ language. Each engine keeps its keys and their English wording in one table
 English from it, with no file to read; a test checks that the English catalog
 holds the same texts.
 
-Every client words a refusal the same way (:func:`render_refusal`):
-
-- a parameter is a number shown as it is (piles, discard piles, rows and columns
-  already counted from 1; a Skyjo ``pos`` as the engine counts it, 0 to 11);
-- the parameters ``card`` and ``needed`` are Skip-Bo cards (0 is the Skip-Bo card)
-  named with their indefinite article: the text of :func:`card_key` with the card as
-  ``{value}`` (``a 7``, ``an 8``, ``a Skip-Bo card`` in English);
-- the placeholder ``{move}`` is not a parameter: it stands for the refused move in
-  the client's own words.
+This module knows no language. :func:`fill_refusal` puts the parameters into a
+text as their caller words them; how a client words them (Skip-Bo cards named with
+an article, the ``{move}`` placeholder) is :mod:`cardtable.i18n.refusals`.
 """
 
 from __future__ import annotations
@@ -25,14 +19,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
-
-#: Parameters holding a Skip-Bo card named with its indefinite article.
-ARTICLE_PARAMS = frozenset({"card", "needed"})
-#: The catalog keys naming a card with its article: the Skip-Bo card, the numbers
-#: whose English name begins with a vowel (8 and 11: "an"), the other numbers.
-CARD_WILD_KEY = "refusal.skipbo.card_wild"
-CARD_AN_KEY = "refusal.skipbo.card_an"
-CARD_A_KEY = "refusal.skipbo.card_a"
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,27 +41,24 @@ class Refusal:
         return cls.of(str(data["key"]), **{str(k): int(v) for k, v in params.items()})
 
 
-def card_key(card: int) -> str:
-    """The catalog key that names the Skip-Bo ``card`` with its indefinite article."""
-    if card == 0:
-        return CARD_WILD_KEY
-    return CARD_AN_KEY if card in (8, 11) else CARD_A_KEY
-
-
-def render_refusal(refusal: Refusal, translate: Callable[..., str], move: str = "") -> str:
+def fill_refusal(
+    refusal: Refusal,
+    translate: Callable[..., str],
+    move: str = "",
+    wording: Mapping[str, Callable[[int], str]] | None = None,
+) -> str:
     """``refusal`` in words: ``translate(key, **params)`` gives the text of a key with its
-    placeholders filled in; ``move`` is the refused move in the same words."""
-    shown: dict[str, str] = {}
-    for name, value in refusal.params:
-        if name in ARTICLE_PARAMS:
-            shown[name] = translate(card_key(value), value=str(value))
-        else:
-            shown[name] = str(value)
+    placeholders filled in; ``wording`` words the parameters it names (the others are
+    shown as numbers); ``move`` is the refused move in the same words."""
+    words = wording or {}
+    shown = {
+        name: words[name](value) if name in words else str(value) for name, value in refusal.params
+    }
     return translate(refusal.key, move=move, **shown)
 
 
 def table_translator(table: Mapping[str, str]) -> Callable[..., str]:
-    """``translate`` for :func:`render_refusal` from an engine's own table of texts."""
+    """``translate`` for :func:`fill_refusal` from an engine's own table of texts."""
 
     def translate(key: str, **params: str) -> str:
         return table[key].format(**params)

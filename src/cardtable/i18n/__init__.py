@@ -5,6 +5,12 @@ Each language is one flat JSON catalog in this package (``en.json``, ``fr.json``
 placeholders. Card and pile names follow each language's rule sheet.
 :func:`translate` falls back to English for a key a catalog lacks, and records
 the miss so tests can insist that nothing is missing.
+
+A text that counts something is a plural group: one key per CLDR plural category
+(``lobby.waiting_players.one``, ``lobby.waiting_players.other``, and ``.many`` or
+``.few`` where a language wants them), chosen by :func:`translate_count` with
+Babel's CLDR rules for the language; a category a catalog does not give falls back
+to ``.other``. Every group has at least ``.one`` and ``.other``.
 """
 
 from __future__ import annotations
@@ -13,7 +19,7 @@ import functools
 import json
 import os
 import string
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from importlib import resources
 
 LANGUAGES: tuple[str, ...] = ("en", "fr", "de", "it")
@@ -26,12 +32,20 @@ _missing: set[tuple[str, str]] = set()
 @functools.cache
 def catalog(lang: str) -> dict[str, str]:
     """The catalog of ``lang`` (a copy is not made: do not modify it)."""
+    return read_catalog(lang, f"{lang}.json")
+
+
+def read_catalog(lang: str, name: str) -> dict[str, str]:
+    """The catalog file ``name`` of this package (``fr.json``, ``web/fr.json``) for
+    ``lang``, checked to be a JSON object of strings."""
     if lang not in LANGUAGES:
         raise KeyError(f"unknown language {lang!r}; known: {', '.join(LANGUAGES)}")
-    text = resources.files(__package__).joinpath(f"{lang}.json").read_text(encoding="utf-8")
+    text = resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
     data = json.loads(text)
-    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
-        raise ValueError(f"{lang}.json must be a JSON object of strings")
+    if not isinstance(data, dict) or not all(
+        isinstance(key, str) and isinstance(value, str) for key, value in data.items()
+    ):
+        raise ValueError(f"{name} must be a JSON object of strings")
     return data
 
 
@@ -58,6 +72,25 @@ def translate(lang: str, key: str, **params: object) -> str:
     return text.format(**params) if params else text
 
 
+@functools.cache
+def _plural_rule(lang: str) -> Callable[[int], str]:
+    from babel import Locale  # only the texts that count something need it
+
+    rule: Callable[[int], str] = Locale.parse(lang).plural_form
+    return rule
+
+
+def plural_key(lang: str, key: str, count: int) -> str:
+    """The key of ``key``'s plural group that words ``count`` in ``lang`` (CLDR rules)."""
+    chosen = f"{key}.{_plural_rule(lang)(abs(count))}"
+    return chosen if chosen in catalog(lang) or chosen in catalog(FALLBACK) else f"{key}.other"
+
+
+def translate_count(lang: str, key: str, count: int, **params: object) -> str:
+    """The text of the plural group ``key`` for ``count`` (passed as ``{count}`` too)."""
+    return translate(lang, plural_key(lang, key, count), count=count, **params)
+
+
 def placeholders(text: str) -> set[str]:
     """The names of the ``{placeholders}`` in ``text``."""
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
@@ -75,5 +108,8 @@ __all__ = [
     "default_language",
     "missing",
     "placeholders",
+    "plural_key",
+    "read_catalog",
     "translate",
+    "translate_count",
 ]

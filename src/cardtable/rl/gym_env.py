@@ -146,7 +146,11 @@ class CardtableGymEnv(gymnasium.Env[np.ndarray, np.int64]):
                 return
             advance(choose[current](state, rng))
 
-    def _new_game(self) -> None:
+    # --- the step in parts: the seam the vector env drives ----------------------------
+    # ``reset`` is ``deal`` then an observation; ``step`` is ``act``, an observation, then
+    # ``finish_step``. The vector env calls the parts itself and writes every env's
+    # observation into one shared buffer instead of building an array per env.
+    def deal(self) -> None:
         """Deal a new game from ``np_random`` and let the bots play up to the learner
         (what ``reset`` does after seeding; the vector env's autoreset calls it)."""
         rng = self.np_random
@@ -167,9 +171,10 @@ class CardtableGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._steps = 0
         self._ended = False
 
-    def _act(self, code: int) -> float | None:
-        """The learner's move ``code`` and the bots' replies: the learner's reward, or
-        None for an illegal move in penalty mode (nothing changed). Counts the step."""
+    def act(self, code: int) -> float | None:
+        """Play the learner's move ``code`` and the bots' replies; return the learner's
+        reward, or None for an illegal move in penalty mode (nothing changed). Counts
+        the step; an illegal move in ``illegal="raise"`` mode raises ``IllegalMoveError``."""
         state = self.game_state
         if self._ended:
             raise RuntimeError("the episode is over: call reset()")
@@ -187,8 +192,9 @@ class CardtableGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         rewards, self._rounds = self.reward_rule.earned(state, self._rounds)
         return 0.0 if rewards is None else rewards[self.seat]
 
-    def _finish(self, earned: float | None, info: dict[str, Any]) -> tuple[float, bool, bool]:
-        """Reward, terminated, truncated after :meth:`_act`; adds the step's info entries."""
+    def finish_step(self, earned: float | None, info: dict[str, Any]) -> tuple[float, bool, bool]:
+        """Reward, terminated, truncated after :meth:`act` returned ``earned``; adds the
+        step's entries (``illegal_action``, ``winners``, ``scores``) to ``info``."""
         state = self.game_state
         terminated = state.is_over
         truncated = not terminated and self.max_steps is not None and self._steps >= self.max_steps
@@ -208,15 +214,15 @@ class CardtableGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[NDArray[np.float32], dict[str, Any]]:
         super().reset(seed=seed)
-        self._new_game()
+        self.deal()
         return self._observe()
 
     def step(
         self, action: int | np.integer[Any]
     ) -> tuple[NDArray[np.float32], float, bool, bool, dict[str, Any]]:
-        earned = self._act(int(action))
+        earned = self.act(int(action))
         obs, info = self._observe()
-        reward, terminated, truncated = self._finish(earned, info)
+        reward, terminated, truncated = self.finish_step(earned, info)
         if self.render_mode == "human":
             self.render()
         return obs, reward, terminated, truncated, info

@@ -208,14 +208,14 @@ class CardtableVectorEnv(VectorEnv):
         for index in range(n):
             env = envs[index]
             if autoreset[index]:  # NEXT_STEP: this step deals the next game
-                env._new_game()
+                env.deal()
                 autoreset[index] = False
                 self._read(index)
                 continue
-            earned = env._act(codes[index])
+            earned = env.act(codes[index])
             self._read(index)
             info: dict[str, Any] = {}
-            reward, terminated, truncated = env._finish(earned, info)
+            reward, terminated, truncated = env.finish_step(earned, info)
             rewards[index] = reward
             if terminated or truncated:
                 terminations[index] = terminated
@@ -227,7 +227,7 @@ class CardtableVectorEnv(VectorEnv):
                     mask = np.frombuffer(bytearray(self._mask[index]), self._i8)
                     final = {"final_obs": last, "final_info": {"action_mask": mask, **info}}
                     extra.append((index, final))
-                    env._new_game()
+                    env.deal()
                     self._read(index)
                     info = {}
                 else:

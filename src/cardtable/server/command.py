@@ -1,4 +1,4 @@
-"""``cardtable serve`` (and ``cardtable loadtest``): argparse wiring for the CLI."""
+"""``cardtable serve``: argparse wiring for the CLI."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from ..argtypes import positive_int
-from .config import ServerConfig, default_data_dir
+from ..settings import default_data_dir, settings
+from .config import ServerConfig
 
 
 def _processes(text: str) -> int:
@@ -45,8 +46,9 @@ def add_serve_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
     serve.add_argument(
         "--db",
         metavar="URL",
-        help="database URL, e.g. postgresql+asyncpg://user:pw@host/db "
-        "(default: SQLite in the data folder)",
+        help="database URL, e.g. postgresql+asyncpg://user:pw@host/db (default: "
+        "$CARDTABLE_DB, which keeps a password off the command line, else SQLite in the "
+        "data folder)",
     )
     serve.add_argument(
         "--data",
@@ -134,10 +136,10 @@ def add_serve_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
 
 
 def serve_config(args: argparse.Namespace) -> ServerConfig:
-    data = args.data if args.data is not None else default_data_dir()
+    shared = settings()
     return ServerConfig(
-        data_dir=data,
-        db_url=args.db,
+        data_dir=args.data if args.data is not None else shared.data_dir(),
+        db_url=args.db if args.db is not None else shared.db,
         migrate=args.migrate,
         node_id=args.node_id,
         lease_seconds=args.lease_seconds,
@@ -172,7 +174,7 @@ def run_serve(args: argparse.Namespace) -> None:
 
     config = serve_config(args)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
-    where = config.database_url() if args.db is None else args.db.split("@")[-1]
+    where = config.database_url().split("@")[-1]  # never the user and password
     # Rooms, states and views are many small long-lived objects, so Python's default
     # collection thresholds run slow full collections often; rarer collections cut
     # the 500-room p99 move latency from about 170 ms to about 70 ms (operations.md).
@@ -203,20 +205,3 @@ def run_serve(args: argparse.Namespace) -> None:
         status = runner.run(main())
     if status:
         raise SystemExit(status)
-
-
-def add_loadtest_parser(
-    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
-) -> None:
-    from .loadtest import add_loadtest_arguments
-
-    loadtest = subparsers.add_parser(
-        "loadtest", help="drive many rooms of scripted players against a table server"
-    )
-    add_loadtest_arguments(loadtest)
-
-
-def run_loadtest(args: argparse.Namespace) -> None:
-    from .loadtest import run_loadtest_command
-
-    run_loadtest_command(args)

@@ -3,20 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
-import os
 from pathlib import Path
 
 from ..bots.review import TABLE_CONFIRM, TABLE_DECISIONS, TABLE_ITERATIONS
+from ..settings import default_data_dir
 
-
-def default_data_dir() -> Path:
-    """``$CARDTABLE_DATA``, else ``$XDG_DATA_HOME/cardtable``, else ``~/.local/share/cardtable``."""
-    explicit = os.environ.get("CARDTABLE_DATA")
-    if explicit:
-        return Path(explicit)
-    xdg = os.environ.get("XDG_DATA_HOME")
-    base = Path(xdg) if xdg else Path.home() / ".local" / "share"
-    return base / "cardtable"
+__all__ = ["ServerConfig", "default_data_dir", "sqlite_url"]
 
 
 def sqlite_url(data_dir: Path) -> str:

@@ -10,7 +10,6 @@ import asyncio
 import contextlib
 import json
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from starlette.websockets import WebSocket
 
@@ -121,6 +120,3 @@ class Connection:
                 await asyncio.wait_for(self._sender, timeout=5)
             except (TimeoutError, asyncio.CancelledError):
                 self._sender.cancel()
-
-    def describe(self) -> dict[str, Any]:
-        return {"seat": self.seat}

@@ -3,15 +3,16 @@
 :meth:`SkipBoState.explain_illegal_parts` gives a :class:`~cardtable.core.Refusal`
 with one of these keys; :meth:`SkipBoState.explain_illegal` is its English wording
 from :data:`ENGLISH`, which the English catalog (``cardtable/i18n/en.json``) repeats
-word for word (a test checks it). Parameters follow :mod:`cardtable.core.refusal`:
+word for word (a test checks it). Parameters follow :mod:`cardtable.i18n.refusals`:
 ``pile`` and ``discard`` count from 1, ``card`` and ``needed`` are cards named with
 their article, ``value`` a card's number.
 """
 
 from __future__ import annotations
 
-from ..core import Refusal, render_refusal
-from ..core.refusal import CARD_A_KEY, CARD_AN_KEY, CARD_WILD_KEY, table_translator
+from ..core import Refusal, fill_refusal
+from ..core.refusal import table_translator
+from .cards import with_article
 
 GAME_OVER = "refusal.skipbo.game_over"
 PARTNER_SOLO = "refusal.skipbo.partner_solo"
@@ -28,7 +29,7 @@ EMPTY_PLACE = "refusal.skipbo.empty_place"
 PILES_IN_USE = "refusal.skipbo.piles_in_use"
 PILE_NEEDS = "refusal.skipbo.pile_needs"
 
-#: Every key of a Skip-Bo refusal (and of the card names they use) in English.
+#: Every key of a Skip-Bo refusal in English.
 ENGLISH: dict[str, str] = {
     GAME_OVER: "the game is over",
     PARTNER_SOLO: "a partner's cards can be played only in team play",
@@ -48,17 +49,16 @@ ENGLISH: dict[str, str] = {
         "all four building piles are in use: a new one can start only when one is complete"
     ),
     PILE_NEEDS: "building pile {pile} needs {needed}, not {card}",
-    CARD_A_KEY: "a {value}",
-    CARD_AN_KEY: "an {value}",
-    CARD_WILD_KEY: "a Skip-Bo card",
 }
 
 _english = table_translator(ENGLISH)
+#: The parameters that are Skip-Bo cards, named in English with their article.
+_CARDS_IN_ENGLISH = {"card": with_article, "needed": with_article}
 
 
 def english(refusal: Refusal) -> str:
     """The refusal in English (Skip-Bo refusals never name the move itself)."""
-    return render_refusal(refusal, _english)
+    return fill_refusal(refusal, _english, wording=_CARDS_IN_ENGLISH)
 
 
 def no_card(card: int) -> Refusal:

@@ -1,11 +1,12 @@
-"""Skip-Bo rules options, validated on construction (see docs/rules/skipbo.md)."""
+"""Skip-Bo rules options: each field's default, meaning, label and range, declared once
+(validated on construction; see docs/rules/skipbo.md)."""
 
 from __future__ import annotations
 
 import dataclasses
 from typing import Any, ClassVar
 
-from ..core import RulesBase, check_bool, check_int, check_optional_int, option_error
+from ..core import Requirement, RulesBase, option
 from .cards import DECK_SIZE, HAND_SIZE
 
 MIN_PLAYERS = 2
@@ -36,63 +37,114 @@ class SkipBoRules(RulesBase):
     # Records written before the edition field existed were played under edition 1.
     recorded_defaults: ClassVar[dict[str, Any]] = {"edition": 1}
 
-    players: int = 2
-    """Seats at the table, 2 to 6."""
-    stock_size: int | None = None
-    """Cards in each stock pile; None means 30 for 2-4 players and 20 for 5-6."""
-    teams: bool = False
-    """Team play: 4 or 6 players, partners sit opposite each other."""
-    discard_to_partner: bool = False
-    """Team play only: a player may also end the turn on the partner's discard piles."""
-    rounds: bool = False
-    """Multi-round scoring: rounds are played until a player or team reaches ``target``."""
-    target: int = 500
-    """Points that win a multi-round match."""
-    round_bonus: int = 25
-    """Points for winning a round."""
-    points_per_card: int = 5
-    """Points per card left in the opponents' stocks (sheet 003 says 1, the others 5)."""
-    first_player: int | None = None
-    """Seat that starts round 1; None lets the seed choose (stands in for 'the youngest')."""
-    high_card_deal: bool = False
-    """Sheet 003: each player turns up a card, the highest deals, the player left of the
-    dealer starts, and the deal moves clockwise each round (only with first_player None)."""
-    idle_limit: int = 200
-    """House rule: a round with nothing left to draw ends as blocked after this many turns
-    in a row without a card built."""
-    turn_limit: int = 5000
-    """House rule: a round still running after this many turns ends as blocked."""
-    blocked_limit: int = 3
-    """House rule for matches: after this many blocked rounds in a row the match ends on
-    the points so far."""
-    edition: int = EDITION
-    """Rules edition: 2, or 1 to replay a game recorded before blocked rounds were ruled
-    anew (a round was then blocked after one idle turn per seat)."""
-
-    def validate(self) -> None:
-        check_int("players", self.players, MIN_PLAYERS, MAX_PLAYERS)
-        top = max_stock(self.players)
-        check_optional_int("stock_size", self.stock_size, MIN_STOCK, top)
-        check_bool("teams", self.teams)
-        if self.teams and self.players not in (4, 6):
-            raise option_error("teams", self.teams, "allowed.teams_players")
-        check_bool("discard_to_partner", self.discard_to_partner)
-        if self.discard_to_partner and not self.teams:
-            raise option_error("discard_to_partner", self.discard_to_partner, "allowed.needs_teams")
-        check_bool("rounds", self.rounds)
-        check_int("target", self.target, 1, 100_000)
-        check_int("round_bonus", self.round_bonus, 0, 10_000)
-        check_int("points_per_card", self.points_per_card, 0, 1_000)
-        if self.rounds and self.round_bonus == 0 and self.points_per_card == 0:
-            raise option_error("points_per_card", self.points_per_card, "allowed.match_points")
-        check_optional_int("first_player", self.first_player, 0, self.players - 1)
-        check_bool("high_card_deal", self.high_card_deal)
-        if self.high_card_deal and self.first_player is not None:
-            raise option_error("high_card_deal", self.high_card_deal, "allowed.needs_no_seat")
-        check_int("idle_limit", self.idle_limit, 1, MAX_IDLE_LIMIT)
-        check_int("turn_limit", self.turn_limit, 100, 1_000_000)
-        check_int("blocked_limit", self.blocked_limit, 1, 100)
-        check_int("edition", self.edition, 1, EDITION)
+    players: int = option(
+        2,
+        meaning="Seats at the table.",
+        label="option.skipbo.players",
+        low=MIN_PLAYERS,
+        high=MAX_PLAYERS,
+    )
+    stock_size: int | None = option(
+        None,
+        meaning="Cards in each stock pile; None means 30 for 2-4 players and 20 for 5-6.",
+        label="option.skipbo.stock_size",
+        low=MIN_STOCK,
+        high=lambda rules: max_stock(rules.players),
+    )
+    teams: bool = option(
+        False,
+        meaning="Team play: 4 or 6 players, partners sit opposite each other.",
+        label="option.skipbo.teams",
+        requires=(Requirement("allowed.teams_players", lambda rules: rules.players in (4, 6)),),
+    )
+    discard_to_partner: bool = option(
+        False,
+        meaning="Team play only: a player may also end the turn on the partner's discard piles.",
+        label="option.skipbo.discard_to_partner",
+        requires=(Requirement("allowed.needs_teams", lambda rules: rules.teams),),
+    )
+    rounds: bool = option(
+        False,
+        meaning="Multi-round scoring: rounds are played until a player or team reaches ``target``.",
+        label="option.skipbo.rounds",
+    )
+    target: int = option(
+        500,
+        meaning="Points that win a multi-round match.",
+        label="option.skipbo.target",
+        low=1,
+        high=100_000,
+    )
+    round_bonus: int = option(
+        25,
+        meaning="Points for winning a round.",
+        label="option.skipbo.round_bonus",
+        low=0,
+        high=10_000,
+    )
+    points_per_card: int = option(
+        5,
+        meaning="Points per card left in the opponents' stocks (sheet 003 says 1, the others 5).",
+        label="option.skipbo.points_per_card",
+        low=0,
+        high=1_000,
+        # A match is won on points: some must be scored.
+        requires=(
+            Requirement(
+                "allowed.match_points",
+                lambda rules: (
+                    not (rules.rounds and rules.round_bonus == 0) or rules.points_per_card > 0
+                ),
+            ),
+        ),
+    )
+    first_player: int | None = option(
+        None,
+        meaning="Seat that starts round 1; None lets the seed choose (stands in for 'the "
+        "youngest').",
+        label="option.skipbo.first_player",
+        low=0,
+        high=lambda rules: rules.players - 1,
+    )
+    high_card_deal: bool = option(
+        False,
+        meaning="Sheet 003: each player turns up a card, the highest deals, the player left "
+        "of the dealer starts, and the deal moves clockwise each round (only with "
+        "first_player None).",
+        label="option.skipbo.high_card_deal",
+        requires=(Requirement("allowed.needs_no_seat", lambda rules: rules.first_player is None),),
+    )
+    idle_limit: int = option(
+        200,
+        meaning="House rule: a round with nothing left to draw ends as blocked after this "
+        "many turns in a row without a card built.",
+        label="option.skipbo.idle_limit",
+        low=1,
+        high=MAX_IDLE_LIMIT,
+    )
+    turn_limit: int = option(
+        5000,
+        meaning="House rule: a round still running after this many turns ends as blocked.",
+        label="option.skipbo.turn_limit",
+        low=100,
+        high=1_000_000,
+    )
+    blocked_limit: int = option(
+        3,
+        meaning="House rule for matches: after this many blocked rounds in a row the match "
+        "ends on the points so far.",
+        label="option.skipbo.blocked_limit",
+        low=1,
+        high=100,
+    )
+    edition: int = option(
+        EDITION,
+        meaning="Rules edition: 2, or 1 to replay a game recorded before blocked rounds were "
+        "ruled anew (a round was then blocked after one idle turn per seat).",
+        label="option.skipbo.edition",
+        low=1,
+        high=EDITION,
+    )
 
     @property
     def stock(self) -> int:

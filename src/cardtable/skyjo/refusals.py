@@ -3,7 +3,7 @@
 :meth:`SkyjoState.explain_illegal_parts` gives a :class:`~cardtable.core.Refusal`
 with one of these keys; :meth:`SkyjoState.explain_illegal` is its English wording
 from :data:`ENGLISH`, which the English catalog (``cardtable/i18n/en.json``) repeats
-word for word (a test checks it). Parameters follow :mod:`cardtable.core.refusal`:
+word for word (a test checks it). Parameters follow :mod:`cardtable.i18n.refusals`:
 ``pos`` is a grid position as the engine counts it (0 to 11, row by row), ``row``
 and ``col`` its row and column counted from 1. ``{move}`` in :data:`NOT_LEGAL` is the
 move itself in words (a move that is in fact legal: no illegal move comes to it).
@@ -11,7 +11,7 @@ move itself in words (a move that is in fact legal: no illegal move comes to it)
 
 from __future__ import annotations
 
-from ..core import Refusal, render_refusal
+from ..core import Refusal, fill_refusal
 from ..core.refusal import table_translator
 from .cards import COLS
 
@@ -45,7 +45,7 @@ _english = table_translator(ENGLISH)
 
 def english(refusal: Refusal, move: str) -> str:
     """The refusal in English; ``move`` is the move's English text."""
-    return render_refusal(refusal, _english, move)
+    return fill_refusal(refusal, _english, move)
 
 
 def at(key: str, pos: int) -> Refusal:

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..core import JSON
 from ..i18n import LANGUAGES, default_language
+from ..statuses import SeatKind
 
 USAGE_ERROR = 2
 GAMES = ("skipbo", "skyjo")
@@ -221,8 +222,8 @@ def host_request(args: argparse.Namespace) -> tuple[str, JSON, list[JSON]]:
     bots = bot_list(game.name, args.bots, None)
     if len(bots) > players - 1:
         raise PlayError(f"{players} seats leave room for {players - 1} bots, not {len(bots)}")
-    seats: list[JSON] = [{"kind": "human"}] * (players - len(bots))
-    seats += [{"kind": "bot", "bot": bot} for bot in bots]
+    seats: list[JSON] = [{"kind": SeatKind.HUMAN.value}] * (players - len(bots))
+    seats += [{"kind": SeatKind.BOT.value, "bot": bot} for bot in bots]
     return game.name, rules_options(args, args.game), seats
 
 

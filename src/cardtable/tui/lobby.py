@@ -23,7 +23,9 @@ from textual.widgets import Static
 
 from ..bots import bot_names
 from ..core import OptionError, RulesBase
+from ..statuses import SeatKind
 from .options import OptionSpec, bounds, option_specs
+from .screens import TextScreen
 from .source import GameSource, RefusedError
 from .words import Words
 
@@ -108,8 +110,7 @@ class LobbyScreen(ModalScreen[None]):
         return str(value)
 
     def label(self, spec: OptionSpec) -> str:
-        key = f"option.{spec.game}.{spec.name}"
-        return self.words(key) if self.words.has(key) else spec.name
+        return self.words(spec.label) if self.words.has(spec.label) else spec.name
 
     def page(self) -> Text:
         w = self.words
@@ -155,9 +156,11 @@ class LobbyScreen(ModalScreen[None]):
             if spec.name in self.errors:
                 page.append(f"    {self.errors[spec.name]}\n", style="bold red")
         page.append("\n")
-        free = sum(1 for info in seats if info.get("kind") == "human" and not info.get("taken"))
+        free = sum(
+            1 for info in seats if info.get("kind") == SeatKind.HUMAN and not info.get("taken")
+        )
         if self.host:
-            status = w("lobby.waiting_players", count=free) if free else w("lobby.ready")
+            status = w.count("lobby.waiting_players", free) if free else w("lobby.ready")
         else:
             status = w("lobby.wait_host")
         page.append(status + "\n", style="bold")
@@ -168,7 +171,7 @@ class LobbyScreen(ModalScreen[None]):
 
     def seat_text(self, info: JSON) -> Text:
         w = self.words
-        if info.get("kind") == "bot":
+        if info.get("kind") == SeatKind.BOT:
             return Text(w("lobby.seat_bot", bot=info.get("bot") or "bot"))
         if not info.get("taken"):
             return Text(w("lobby.seat_free"), style="dim")
@@ -368,7 +371,7 @@ class LobbyScreen(ModalScreen[None]):
             return
         index = min(self.seat_cursor, len(seats) - 1)
         info = seats[index]
-        if info.get("kind") == "human" and info.get("taken"):
+        if info.get("kind") == SeatKind.HUMAN and info.get("taken"):
             self.message = self.words("lobby.seat_fixed", name=str(info.get("name") or ""))
             self.draw()
             return
@@ -438,8 +441,6 @@ class LobbyScreen(ModalScreen[None]):
             self.draw()
 
     def action_help(self) -> None:
-        from .app import TextScreen  # the app's module imports this one
-
         w = self.words
         page = Text(w("lobby.help_title") + "\n\n", style="bold")
         page.append(w("lobby.help") + "\n\n")

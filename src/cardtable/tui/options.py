@@ -1,7 +1,7 @@
 """A game's rules options for the terminal: flags, help and typed values.
 
-What each option is and allows comes from :mod:`cardtable.rules_options` (read off the
-rules type and asked of the engine's own validation, never listed by hand); this module
+What each option is and allows comes from :mod:`cardtable.rules_options` (each rules
+field's own description, the one the engine validates with, never listed by hand); this module
 adds what is the terminal's own: the words a value may be typed as, the ``--help``
 listing and each flag's help line. ``cardtable play`` builds its flags and help from
 here, and the lobby's option editor its rows, so a new option appears in both at once.

@@ -36,6 +36,7 @@ from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from ..core import JSON, Game, Refusal
 from ..games import get_game
+from ..statuses import RoomStatus
 from .source import GameSource, Hint, MoveRefusedError, Notify, RefusedError, Update
 
 #: Close codes of the server that mean "do not come back".
@@ -92,7 +93,7 @@ def parse_target(text: str) -> tuple[str, str]:
 
 def seat_file() -> Path:
     """Where seat tokens are kept to resume a seat: ``seats.json`` in the data folder."""
-    from ..server.config import default_data_dir  # standard library only
+    from ..settings import default_data_dir
 
     return default_data_dir() / "seats.json"
 
@@ -325,7 +326,7 @@ class RemoteGame(GameSource):
         return self._view
 
     def lobby(self) -> JSON | None:
-        return self.room if self.room.get("status") == "lobby" else None
+        return self.room if self.room.get("status") == RoomStatus.LOBBY else None
 
     def link(self) -> str | None:
         return self.join_url
@@ -354,7 +355,7 @@ class RemoteGame(GameSource):
             self._pump = asyncio.create_task(self._follow())
         if self._view is not None:
             notify(Update(self._view))
-        elif self.room.get("status") == "lobby":
+        elif self.room.get("status") == RoomStatus.LOBBY:
             notify(Update({}, room=True))  # the lobby until the host starts the game
         else:
             await self.start()  # a game under way: its view comes with the first sync
@@ -549,7 +550,7 @@ class RemoteGame(GameSource):
             if message["kind"] == "room":
                 self.room = message["room"]
                 self._lobby()
-                if self.room.get("status") == "lobby" and (
+                if self.room.get("status") == RoomStatus.LOBBY and (
                     self._waiting_for == "rematch"
                     or (self._waiting_for == "configure" and self._configured())
                 ):
@@ -557,7 +558,7 @@ class RemoteGame(GameSource):
             elif message["kind"] == "start":
                 fresh = self._view is not None
                 self.game_no = message["game_no"]
-                self.room["status"] = "playing"  # the event carries no room summary
+                self.room["status"] = RoomStatus.PLAYING.value  # the event carries no room summary
                 self._show(message["view"], None, new_game=fresh)
                 if self._waiting_for == "start":
                     self._answered(message)
@@ -596,7 +597,7 @@ class RemoteGame(GameSource):
     def _lobby(self) -> None:
         """Tell the app about the room while it waits in its lobby: ``lobby`` set the first
         time after our game (a rematch is on its way), ``room`` every time."""
-        if self.room.get("status") != "lobby":
+        if self.room.get("status") != RoomStatus.LOBBY:
             return
         back = self._view is not None and not self._in_lobby
         if self._view is not None:

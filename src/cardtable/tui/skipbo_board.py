@@ -206,7 +206,7 @@ def render_skipbo(view: JSON, words: Words, selected: Place | None) -> Text:
         f" {words.card(top) if top is not None else '·':>2} ",
         style=_style(stock_place, selected, highlighted, "bold"),
     )
-    out.append(words("skipbo.left", count=mine["stock_size"]), style="dim")
+    out.append(words.count("skipbo.left", mine["stock_size"]), style="dim")
     out.append("\n " + words("skipbo.your_discards") + ":")
     for index, pile in enumerate(mine["discards"]):
         place = Place("discard", index)

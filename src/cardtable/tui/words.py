@@ -10,8 +10,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..bots.advisor import ReasonPart, render_reason
-from ..core import Refusal, render_refusal
-from ..i18n import FALLBACK, catalog, translate
+from ..core import Refusal
+from ..i18n import FALLBACK, catalog, translate, translate_count
+from ..i18n.refusals import render_refusal
 
 JSON = dict[str, Any]
 
@@ -33,6 +34,10 @@ class Words:
 
     def __call__(self, key: str, **params: object) -> str:
         return translate(self.lang, key, **params)
+
+    def count(self, key: str, count: int, **params: object) -> str:
+        """The plural group ``key`` worded for ``count`` (``{count}`` in the text)."""
+        return translate_count(self.lang, key, count, **params)
 
     def has(self, key: str) -> bool:
         """Whether ``key`` has a text (without counting a miss, unlike a lookup)."""

@@ -1,8 +1,8 @@
 """What the home page needs to offer a game: its rules options and its bots.
 
 The options, their defaults and their ranges come from :mod:`cardtable.rules_options`,
-which reads them off each game's rules type and asks the engine's own validation, so the
-page offers exactly what the server accepts (and the server still validates whatever
+which reads each rules field's own description, the one the engine validates with, so
+the page offers exactly what the server accepts (and the server still validates whatever
 the page sends).
 """
 

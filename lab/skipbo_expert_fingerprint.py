@@ -1,6 +1,6 @@
 """A hash of every move of seeded Skip-Bo ``expert``-vs-``hard`` games, and their CPU time.
 
-    python scripts/skipbo_expert_fingerprint.py --games 2 --stock 30
+    python -m lab skipbo_expert_fingerprint --games 2 --stock 30
 
 A change meant only to make the search faster must give the same hash. The games
 seat the expert in seat 0 (defaults unless ``--iterations``, ``--horizon``,
@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import time
+from collections.abc import Sequence
 
 from cardtable.bots.montecarlo import Budget
 from cardtable.bots.skipbo_expert import SkipBoExpert
@@ -21,7 +22,7 @@ from cardtable.games import get_game
 from cardtable.sim.tournament import bot_rng
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--stock", type=int, default=30)
@@ -34,7 +35,7 @@ def main() -> None:
         action="store_true",
         help="score rollouts by the stock race, not the chance to win (the code before 2026-12-02)",
     )
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     game = get_game("skipbo")
     rules = game.rules_from_json({"stock_size": args.stock})
     digest = hashlib.sha256()

@@ -1,6 +1,6 @@
 """Screen Skip-Bo ``expert`` settings one decision at a time, judged by the true deal.
 
-    python scripts/skipbo_decision_screen.py --positions 600 --stock 30 \
+    python -m lab skipbo_decision_screen --positions 600 --stock 30 \
         --variant base: --variant it48:iterations=48 --variant z05:z=0.5
 
 Positions come from seeded ``hard``-vs-``hard`` games (game ``g`` dealt from
@@ -18,7 +18,7 @@ real cards the continuation is exact, so a variant's gain at a position is the
 judged value of its move minus that of ``hard``'s move; averaged over many
 positions it estimates what the variant's choices are worth, with every variant
 judged on the same positions (paired). This is a screen for settings, not a
-measure of strength: the tournament (``scripts/expert_experiments.py`` or
+measure of strength: the tournament (``lab/expert_experiments.py`` or
 ``cardtable sim``) decides.
 """
 
@@ -27,18 +27,19 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from collections.abc import Sequence
 from multiprocessing import Pool
 from typing import Any
 
-from expert_experiments import variant
-
-from cardtable.bots.skipbo_expert import SkipBoExpert, _skipbo_progress
+from cardtable.bots.skipbo_expert import SkipBoExpert, skipbo_progress
 from cardtable.bots.skipbo_hard import HardBot, PlanFollowingBot
 from cardtable.core import Rng
 from cardtable.games import get_game
 from cardtable.sim.tournament import bot_rng, game_seed
 from cardtable.skipbo.moves import DISCARD_PLAY_BASE, STOCK_BASE
 from cardtable.skipbo.state import SkipBoState
+
+from .expert_experiments import variant
 
 Variant = tuple[str, dict[str, float]]
 
@@ -79,7 +80,7 @@ def judge(state: SkipBoState, action: int) -> tuple[float, ...]:
         ):
             copy.advance(policies[copy.current].choose(copy, rng))
             moves += 1
-        values.append(_skipbo_progress(state, copy, state.current)[0])
+        values.append(skipbo_progress(state, copy, state.current)[0])
     while copy.final is None and len(copy.round_log) == len(state.round_log) and moves < 20000:
         copy.advance(policies[copy.current].choose(copy, rng))
         moves += 1
@@ -138,7 +139,7 @@ def screen(
     return gains, cpu, left
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=600)
     parser.add_argument("--stock", type=int, default=30)
@@ -146,7 +147,7 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=5, help="keep every N-th position of a game")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--variant", action="append", default=[], metavar="NAME:k=v,k=v")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     variants = [parse_variant(v) for v in args.variant] or [("base", {})]
     found: list[SkipBoState] = []
     game_index = 0

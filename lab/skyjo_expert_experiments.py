@@ -1,6 +1,6 @@
 """Skyjo ``expert`` variants seated with three ``hard``, all four seats in turn.
 
-    python scripts/skyjo_expert_experiments.py --games 200 --set objective=1 --set late=40
+    python -m lab skyjo_expert_experiments --games 200 --set objective=1 --set late=40
 
 Game ``i`` is dealt from ``game_seed(seed, i // 4)`` with the variant in seat ``i % 4``
 and ``hard`` in the three others, so every deal is played from every seat. The line
@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Sequence
 from multiprocessing import Pool
 from typing import Any
 
@@ -61,13 +62,13 @@ def _one(job: tuple[dict[str, float], int, int]) -> tuple[bool, list[int], list[
     return seat in record.winners, mine, theirs, time.process_time() - start
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     params = {}
     for item in args.set:
         name, _, value = item.partition("=")

@@ -1,6 +1,6 @@
 """Fit a value of a Skip-Bo position for the expert's rollouts: stock cards to come.
 
-    python scripts/skipbo_leaf_fit.py --games 400 --stock 30 --turns 8
+    python -m lab skipbo_leaf_fit --games 400 --stock 30 --turns 8
 
 Plays seeded ``hard``-vs-``hard`` games (2 players) and, at the start of every
 turn, records each side's features (:func:`cardtable.bots.skipbo_value.features`)
@@ -14,9 +14,9 @@ R² of the stock top alone, for comparison.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 
 import numpy as np
-from least_squares import fit, r2
 
 from cardtable.bots.skipbo_hard import HardBot
 from cardtable.bots.skipbo_value import FEATURES, features
@@ -24,6 +24,8 @@ from cardtable.core import Rng
 from cardtable.games import get_game
 from cardtable.sim.tournament import game_seed
 from cardtable.skipbo.state import SkipBoState
+
+from .least_squares import fit, r2
 
 
 def _samples(
@@ -62,13 +64,15 @@ def _samples(
     return moving_x, moving_y, other_x, other_y
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--stock", type=int, default=30)
     parser.add_argument("--turns", type=int, default=8)
     parser.add_argument("--seed", type=int, default=21)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    if args.games < 5:  # every fifth game is held out to measure the fit
+        parser.error(f"--games must be at least 5 (one held-out game in five), got {args.games}")
     data: dict[str, tuple[list[list[float]], list[float]]] = {
         "train mover": ([], []),
         "train other": ([], []),

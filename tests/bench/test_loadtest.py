@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 import os
 
+from cardtable.bench.loadtest import format_report, percentile, rss_bytes
 from cardtable.cli import main
-from cardtable.server.loadtest import format_report, percentile, rss_bytes
 
 
 def test_loadtest_plays_two_rooms_without_errors(tmp_path, capsys):
@@ -85,7 +85,7 @@ def test_report_table_names_every_figure():
 
 
 def test_a_server_that_refuses_rooms_is_reported_not_fatal(capsys):
-    from cardtable.server.loadtest import spawned_server
+    from cardtable.bench.loadtest import spawned_server
 
     with spawned_server(0, ["--rooms-per-client", "1"]) as (base, pid):
         report = main_report(["--url", base, "--server-pid", str(pid), "--rooms", "8"])
@@ -98,7 +98,7 @@ def test_a_server_that_refuses_rooms_is_reported_not_fatal(capsys):
 def main_report(extra):
     import argparse
 
-    from cardtable.server.loadtest import add_loadtest_arguments, run_loadtest_command
+    from cardtable.bench.loadtest import add_loadtest_arguments, run_loadtest_command
 
     parser = argparse.ArgumentParser()
     add_loadtest_arguments(parser)

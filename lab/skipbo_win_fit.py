@@ -1,6 +1,6 @@
 """Fit the chance to win a 2-player Skip-Bo round from a position, for the expert's rollouts.
 
-    python scripts/skipbo_win_fit.py --games 2000 --stock 30
+    python -m lab skipbo_win_fit --games 2000 --stock 30
 
 Plays seeded ``hard``-vs-``hard`` games and, at the start of every turn, records
 the mover's win features (:func:`cardtable.bots.skipbo_value.win_features`) and
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -70,12 +71,12 @@ def scores(p: np.ndarray, y: np.ndarray) -> str:
     return f"log loss {loss:.4f}, Brier {brier:.4f}"
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--stock", type=int, default=30)
     parser.add_argument("--seed", type=int, default=23)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     parts: dict[str, tuple[list[list[float]], list[float], list[float]]] = {
         "train": ([], [], []),
         "test": ([], [], []),

@@ -1,12 +1,12 @@
 """Screen Skyjo ``expert`` settings one decision at a time, judged by the true deal.
 
-    python scripts/skyjo_decision_screen.py --positions 400 \
+    python -m lab skyjo_decision_screen --positions 400 \
         --variant base: --variant hard-rollouts:rollout=1,iterations=8
 
 Positions come from seeded four-``hard`` games (game ``g`` dealt from
 ``game_seed(seed, g)``): every ``--every``-th decision after the set-up where
 ``hard`` has more than one option. Each variant (``NAME:key=value,...``, keys as in
-``scripts/skyjo_expert_experiments.py``: ``iterations``, ``width``, ``z``,
+``lab/skyjo_expert_experiments.py``: ``iterations``, ``width``, ``z``,
 ``objective``, ``late``, ``rollout``; ``objective`` is 0, the round, unless given)
 chooses a move there, seeing only what its seat
 sees. Each move is then judged on the *true* state (the real face-down cards and
@@ -27,18 +27,19 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from collections.abc import Sequence
 from multiprocessing import Pool
 from typing import Any
 
-from skyjo_expert_experiments import variant as make_variant
-
 from cardtable.bots.montecarlo import ROLLOUT_MOVE_LIMIT
-from cardtable.bots.skyjo_expert import _skyjo_outcome, _skyjo_round_over
+from cardtable.bots.skyjo_expert import skyjo_outcome, skyjo_round_over
 from cardtable.bots.skyjo_hard import HardBot
 from cardtable.core import Rng
 from cardtable.games import get_game
 from cardtable.sim.tournament import game_seed
 from cardtable.skyjo.state import SETUP, SkyjoState
+
+from .skyjo_expert_experiments import variant as make_variant
 
 Variant = tuple[str, dict[str, float]]
 
@@ -57,10 +58,10 @@ def judge(state: SkyjoState, action: int) -> float:
     policy = HardBot()
     rng = Rng(0)
     moves = 0
-    while not _skyjo_round_over(state, copy) and moves < ROLLOUT_MOVE_LIMIT:
+    while not skyjo_round_over(state, copy) and moves < ROLLOUT_MOVE_LIMIT:
         copy.advance(policy.choose(copy, rng))
         moves += 1
-    return _skyjo_outcome(state, copy, state.player)[0]
+    return skyjo_outcome(state, copy, state.player)[0]
 
 
 def positions(seed: int, game_index: int, every: int) -> list[SkyjoState]:
@@ -101,7 +102,7 @@ def screen(job: tuple[SkyjoState, list[Variant], int, int]) -> tuple[list[float]
     return gains, cpu
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=400)
     parser.add_argument("--seed", type=int, default=11)
@@ -109,7 +110,7 @@ def main() -> None:
     parser.add_argument("--width", type=int, default=4, help="N of the best-of-N headroom")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--variant", action="append", default=[], metavar="NAME:k=v,k=v")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     variants = [parse_variant(v) for v in args.variant] or [("base", {"objective": 0.0})]
     found: list[SkyjoState] = []
     game_index = 0

@@ -1,7 +1,7 @@
 """Decision time of a bot on positions sampled from seeded games (median, 90th percentile, max).
 
-    python scripts/bot_speed.py skipbo hard --positions 2000 --option stock_size=20
-    python scripts/bot_speed.py skyjo expert --positions 50
+    python -m lab bot_speed skipbo hard --positions 2000 --option stock_size=20
+    python -m lab bot_speed skyjo expert --positions 50
 
 Positions come from games between ``--seats`` bots (default: ``hard`` in every
 seat); every 3rd position with a choice is timed once. Both the wall-clock and the
@@ -15,6 +15,7 @@ import argparse
 import json
 import statistics
 import time
+from collections.abc import Sequence
 
 from cardtable.bots import make_bot
 from cardtable.core import Rng
@@ -22,14 +23,14 @@ from cardtable.games import get_game
 from cardtable.sim.tournament import bot_rng
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game")
     parser.add_argument("bot")
     parser.add_argument("--positions", type=int, default=1000)
     parser.add_argument("--seats", default="hard", help="bot playing the games that give positions")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     game = get_game(args.game)
     rules = game.rules_from_json({k: json.loads(v) for k, v in (o.split("=") for o in args.option)})
     bot = make_bot(args.game, args.bot)

@@ -1,6 +1,6 @@
 """Legality sweep: bots choose a legal move, without crashing, in many random positions.
 
-    python scripts/bot_sweep.py --positions 100000
+    python -m lab bot_sweep --positions 100000
 
 Positions come from random play over many seeds and rules (2 to 6 Skip-Bo
 players, teams, short stocks; 2 to 8 Skyjo players, rows rule); each game's
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 
 from cardtable.bots import make_bot
 from cardtable.core import Rng
@@ -30,11 +31,11 @@ RULES = {
 }
 
 
-def main() -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=100_000, help="positions in all")
     parser.add_argument("--bots", default="naive,greedy,hard")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     names = args.bots.split(",")
     checked = {game: 0 for game in RULES}
     seed = 0

@@ -1,6 +1,6 @@
 """Fit a value of a Skyjo position for the expert's short rollouts: round points to come.
 
-    python scripts/skyjo_leaf_fit.py --games 100 --players 4
+    python -m lab skyjo_leaf_fit --games 100 --players 4
 
 Plays seeded four-``hard`` games and, at the start of every turn, records each
 player's features (:func:`cardtable.bots.skyjo_value.features`) and the points
@@ -13,9 +13,9 @@ paste into ``skyjo_value.py``, the fit's R² on held-out games, and the R² of
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 
 import numpy as np
-from least_squares import fit, r2
 
 from cardtable.bots.skyjo_hard import HardBot
 from cardtable.bots.skyjo_value import FEATURES, features
@@ -23,6 +23,8 @@ from cardtable.core import Rng
 from cardtable.games import get_game
 from cardtable.sim.tournament import game_seed
 from cardtable.skyjo.state import TURN, SkyjoState
+
+from .least_squares import fit, r2
 
 
 def _samples(seed: int, players: int) -> tuple[list[list[float]], list[float]]:
@@ -49,12 +51,14 @@ def _samples(seed: int, players: int) -> tuple[list[list[float]], list[float]]:
     return xs, ys
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=23)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    if args.games < 5:  # every fifth game is held out to measure the fit
+        parser.error(f"--games must be at least 5 (one held-out game in five), got {args.games}")
     train_x: list[list[float]] = []
     train_y: list[float] = []
     test_x: list[list[float]] = []

@@ -1,7 +1,7 @@
 """SHA-256 over seeded Skyjo games of the ``hard`` bot: every move and every ranking.
 
-    python scripts/skyjo_hard_fingerprint.py --games 200
-    PYTHONPATH=/tmp/clone/src python scripts/skyjo_hard_fingerprint.py --games 200
+    python -m lab skyjo_hard_fingerprint --games 200
+    PYTHONPATH=/tmp/clone/src python -m lab skyjo_hard_fingerprint --games 200
 
 Plays ``--games`` seeded games with ``hard`` in every seat: most with 4 players,
 every 5th with 2 and every 5th with 3, and every 4th with the ``rows_rule``
@@ -20,7 +20,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from cardtable.bots.skyjo_hard import HardBot
 from cardtable.sim.tournament import bot_rng
@@ -61,12 +61,12 @@ def play(index: int, end_score: int, update: Callable[[bytes], None]) -> tuple[i
     return rankings, False
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--first", type=int, default=0, help="index (and seed) of the first game")
     parser.add_argument("--end-score", type=int, default=100, help="rules option end_score")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     digest = hashlib.sha256()
     rankings = stopped = 0
     start = time.process_time()

@@ -800,3 +800,18 @@ def run_loadtest_command(args: argparse.Namespace) -> dict[str, Any]:
     if args.json is not None:
         args.json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     return report
+
+
+def add_loadtest_parser(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> None:
+    """The ``cardtable loadtest`` subcommand and its flags."""
+    loadtest = subparsers.add_parser(
+        "loadtest", help="drive many rooms of scripted players against a table server"
+    )
+    add_loadtest_arguments(loadtest)
+
+
+def run_loadtest_cli(args: argparse.Namespace) -> None:
+    """The CLI's entry: run the load test; the report is printed (and written by ``--json``)."""
+    run_loadtest_command(args)

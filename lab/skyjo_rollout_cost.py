@@ -1,6 +1,6 @@
 """CPU time of a Skyjo rollout: one whole first round played by one bot in every seat.
 
-    python scripts/skyjo_rollout_cost.py --rounds 20 --players 4
+    python -m lab skyjo_rollout_cost --rounds 20 --players 4
 
 What the Skyjo ``expert`` pays per rollout with ``greedy`` or ``hard`` as its policy
 (a rollout from the middle of a round is shorter).
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Sequence
 
 from cardtable.bots.skyjo import GreedyBot
 from cardtable.bots.skyjo_hard import HardBot
@@ -17,11 +18,11 @@ from cardtable.core import Rng
 from cardtable.games import get_game
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--players", type=int, default=4)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     game = get_game("skyjo")
     rules = game.rules_from_json({"players": args.players})
     for name, bot in (("greedy", GreedyBot()), ("hard", HardBot())):

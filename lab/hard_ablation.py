@@ -1,7 +1,7 @@
 """Skip-Bo ``hard`` with one part changed, against ``hard`` itself (paired seats).
 
-    python scripts/hard_ablation.py no-danger --games 1000 --stock 20
-    python scripts/hard_ablation.py weights --set gift=60 --games 1000
+    python -m lab hard_ablation no-danger --games 1000 --stock 20
+    python -m lab hard_ablation weights --set gift=60 --games 1000
 
 What each part of ``hard`` is worth: ``no-danger`` ignores what a line opens for
 the next player's stock, ``random-discard`` discards at random, ``no-prospects``
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Sequence
 from multiprocessing import Pool
 from typing import Any, ClassVar
 
@@ -92,7 +93,7 @@ def _one(job: tuple[str, dict[str, float], int, int, int]) -> bool:
     return seat in record.winners
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "variant", choices=["no-danger", "random-discard", "no-prospects", "weights"]
@@ -102,7 +103,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     weights = {}
     for item in args.set:
         key, _, value = item.partition("=")

@@ -1,14 +1,14 @@
 """Skip-Bo ``expert`` candidates (and oracles) against ``hard``, paired seats.
 
-    python scripts/expert_experiments.py oracle-mc --games 400 --stock 10
-    python scripts/expert_experiments.py oracle-mc --games 200 --set horizon=2
-    python scripts/expert_experiments.py oracle-mc --games 200 --set know=1 --set iterations=6
-    python scripts/expert_experiments.py oracle-danger --games 400 --stock 10
-    python scripts/expert_experiments.py expert-discard --games 200 --set horizon=3 \
+    python -m lab expert_experiments oracle-mc --games 400 --stock 10
+    python -m lab expert_experiments oracle-mc --games 200 --set horizon=2
+    python -m lab expert_experiments oracle-mc --games 200 --set know=1 --set iterations=6
+    python -m lab expert_experiments oracle-danger --games 400 --stock 10
+    python -m lab expert_experiments expert-discard --games 200 --set horizon=3 \
         --set iterations=32 --set z=2
-    python scripts/expert_experiments.py expert --games 400 --stock 30 --seed 8
-    python scripts/expert_experiments.py expert --games 400 --stock 30 --set iterations=48
-    python scripts/expert_experiments.py expert-all --games 200 --set horizon=2 --set z=1.5
+    python -m lab expert_experiments expert --games 400 --stock 30 --seed 8
+    python -m lab expert_experiments expert --games 400 --stock 30 --set iterations=48
+    python -m lab expert_experiments expert-all --games 200 --set horizon=2 --set z=1.5
 
 Game ``i`` is dealt from ``game_seed(seed, i // 2)`` with the variant in seat
 ``i % 2`` and ``hard`` in the other (so every deal is played from both seats).
@@ -45,7 +45,7 @@ Fair variants use only what the seat sees:
   seat_draws=0 --set value=0`` plays it as then).
   ``value``: rollouts that stop mid-round add ``value`` times the stock cards
   each side can expect to play in the next 8 turns, own minus the opponent's
-  (``bots/skipbo_value.py``, fitted by ``scripts/skipbo_leaf_fit.py``; default 1).
+  (``bots/skipbo_value.py``, fitted by ``lab/skipbo_leaf_fit.py``; default 1).
   ``seat_draws`` 1: each seat draws from its own part of the re-dealt draw pile
   (``bots/seat_draws.py``), so that moves drawing different numbers of cards
   stay paired. ``smargin``: stopping (``hard``'s discard) is a rival of a play too when
@@ -71,12 +71,13 @@ import argparse
 import math
 import sys
 import time
+from collections.abc import Sequence
 from multiprocessing import Pool
 from typing import Any
 
 from cardtable.bots import skipbo_hard
 from cardtable.bots.montecarlo import Budget, improve
-from cardtable.bots.skipbo_expert import SkipBoExpert, _skipbo_progress
+from cardtable.bots.skipbo_expert import SkipBoExpert, skipbo_progress
 from cardtable.bots.skipbo_hard import HardBot, PlanFollowingBot, _Planner
 from cardtable.core import GameState, Rng
 from cardtable.games import get_game
@@ -147,7 +148,7 @@ class OracleMC:
                 ):
                     copy._apply(policies[copy.current].choose(copy, rng))
                     steps += 1
-                totals[action] += _skipbo_progress(state, copy, state.current)[0]
+                totals[action] += skipbo_progress(state, copy, state.current)[0]
         best, best_value = first, totals[first]
         for action in moves:
             if totals[action] > best_value:
@@ -315,7 +316,7 @@ class LeafExpert(SkipBoExpert):
         self.leaf = leaf
 
     def _outcome(self, start: Any, end: Any, seat: int) -> tuple[float, float]:
-        value, other = _skipbo_progress(start, end, seat)
+        value, other = skipbo_progress(start, end, seat)
         if len(end.round_log) > len(start.round_log):
             return value, other
         team = start.rules.team(seat)
@@ -325,6 +326,11 @@ class LeafExpert(SkipBoExpert):
 
 
 # --- variants -------------------------------------------------------------------------
+VARIANTS = (
+    "oracle-mc", "oracle-danger", "expert-all", "expert-discard", "expert", "expert-leaf",
+)  # fmt: skip
+
+
 def variant(name: str, params: dict[str, float]) -> Any:
     if name == "oracle-mc":
         know = {0: "all", 1: "hand", 2: "none"}[int(params.get("know", 0))]
@@ -384,15 +390,15 @@ def _one(job: tuple[str, dict[str, float], int, int, int]) -> tuple[bool, float]
     return seat in record.winners, time.process_time() - start
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("variant")
+    parser.add_argument("variant", choices=VARIANTS)
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--stock", type=int, default=10)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     params = {k: float(v) for k, _, v in (s.partition("=") for s in args.set)}
     jobs = [(args.variant, params, args.stock, args.seed, i) for i in range(args.games)]
     with Pool(args.workers) as pool:

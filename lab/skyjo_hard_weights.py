@@ -1,8 +1,8 @@
 """Skyjo ``hard`` with other weights, seated with three default ``hard`` (or ``greedy``).
 
-    python scripts/skyjo_hard_weights.py --games 2000 --seed 2 --set pair_weight=1.2
-    python scripts/skyjo_hard_weights.py --games 2000 --expert
-    python scripts/skyjo_hard_weights.py --games 2000 --expert --against greedy
+    python -m lab skyjo_hard_weights --games 2000 --seed 2 --set pair_weight=1.2
+    python -m lab skyjo_hard_weights --games 2000 --expert
+    python -m lab skyjo_hard_weights --games 2000 --expert --against greedy
 
 Game ``i`` is dealt from ``game_seed(seed, i // 4)`` with the variant in seat ``i % 4``
 and the ``--against`` bot in the three others, so every deal is played from every
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Sequence
 from multiprocessing import Pool
 from typing import Any
 
@@ -44,7 +45,7 @@ def _one(job: Job) -> tuple[bool, int, int]:
     return seat in record.winners, sum(mine), len(mine)
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
@@ -52,7 +53,7 @@ def main() -> None:
     parser.add_argument("--against", choices=("hard", "greedy"), default="hard")
     parser.add_argument("--expert", action="store_true", help="start from the expert's weights")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     weights = dict(EXPERT_WEIGHTS) if args.expert else {}
     for item in args.set:
         name, _, value = item.partition("=")

@@ -1,0 +1,166 @@
+"""The experiment tools of ``lab/``: each runs, is seeded, and every command the docs
+print still parses with the tool's own flags."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+from lab.__main__ import TOOLS, main
+
+ROOT = Path(__file__).parent.parent.parent
+DOCUMENTED = re.compile(r"`[^`]*?python -m lab ([^`]+)`")
+#: A command written with placeholders (``GAME``, ``N``, ``[--seed S]``) is a usage line.
+PLACEHOLDER = re.compile(r"\[|\b[A-Z]+\b")
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    assert main(list(argv)) == 0
+    return capsys.readouterr().out
+
+
+def test_every_tool_is_listed_in_the_readme_and_the_listing(capsys):
+    modules = {path.stem for path in (ROOT / "lab").glob("*.py")}
+    assert modules - {"__init__", "__main__", "least_squares"} == set(TOOLS)
+    readme = (ROOT / "lab" / "README.md").read_text(encoding="utf-8")
+    assert re.findall(r"^\| `(\w+)` \|", readme, re.MULTILINE) == list(TOOLS)
+    listing = _run(capsys)
+    for name in TOOLS:
+        assert re.search(rf"^  {name} +\S", listing, re.MULTILINE)
+
+
+def test_an_unknown_tool_is_refused_by_name(capsys):
+    assert main(["no_such_tool"]) == 2
+    assert "unknown tool 'no_such_tool'" in capsys.readouterr().err
+
+
+class _ParsedError(Exception):
+    pass
+
+
+def _documented_commands() -> list[list[str]]:
+    text = "".join(
+        (ROOT / name).read_text(encoding="utf-8") for name in ("docs/bots.md", "CHANGELOG.md")
+    )
+    commands = [" ".join(match.split()) for match in DOCUMENTED.findall(text)]
+    return [shlex.split(command) for command in commands if not PLACEHOLDER.search(command)]
+
+
+def test_every_documented_command_parses(monkeypatch):
+    commands = _documented_commands()
+    assert len(commands) >= 20  # the docs print that many; fewer means the pattern broke
+    original = argparse.ArgumentParser.parse_args
+
+    def parse_then_stop(self, args=None, namespace=None):  # type: ignore[no-untyped-def]
+        original(self, args, namespace)  # a bad flag exits with status 2 here
+        raise _ParsedError
+
+    monkeypatch.setattr(argparse.ArgumentParser, "parse_args", parse_then_stop)
+    for name, *rest in commands:
+        assert name in TOOLS, name
+        with pytest.raises(_ParsedError):
+            importlib.import_module(f"lab.{name}").main(rest)
+
+
+def test_bot_speed_times_the_positions_it_was_asked_for(capsys):
+    out = _run(capsys, "bot_speed", "skyjo", "greedy", "--positions", "20")
+    assert re.search(r"skyjo greedy \(CPU\): 20 decisions, median [\d.]+ ms", out)
+
+
+def test_bot_sweep_finds_every_choice_legal(capsys):
+    out = _run(capsys, "bot_sweep", "--positions", "200")
+    assert out.startswith("200 positions (")
+    assert "every choice legal, no crash" in out
+
+
+def _wins(out: str) -> tuple[int, int]:
+    found = re.search(r"(\d+)/(\d+) wins", out)
+    assert found, out
+    return int(found[1]), int(found[2])
+
+
+def test_the_paired_matches_count_every_game_and_repeat_exactly(capsys):
+    runs = [
+        ("hard_ablation", "no-danger", "--games", "4", "--stock", "5", "--workers", "1"),
+        ("expert_experiments", "expert", "--games", "2", "--stock", "5", "--workers", "1",
+         "--set", "iterations=2", "--set", "horizon=1"),
+        ("skyjo_hard_weights", "--games", "4", "--workers", "1"),
+        ("skyjo_expert_experiments", "--games", "4", "--workers", "1", "--set", "iterations=2"),
+    ]  # fmt: skip
+    for argv in runs:
+        first = _run(capsys, *argv)
+        wins, games = _wins(first)
+        assert 0 <= wins <= games == int(argv[argv.index("--games") + 1])
+        assert _wins(_run(capsys, *argv)) == (wins, games)
+
+
+def test_the_fingerprints_are_seeded_and_see_a_changed_setting(capsys):
+    def skipbo(stock: str) -> str:
+        out = _run(
+            capsys, "skipbo_expert_fingerprint", "--games", "1", "--stock", stock,
+            "--iterations", "2", "--horizon", "1",
+        )  # fmt: skip
+        found = re.search(r"sha256 ([0-9a-f]{16})", out)
+        assert found, out
+        return found[1]
+
+    base = skipbo("5")
+    assert skipbo("5") == base
+    assert skipbo("10") != base  # other games, other moves
+
+    def skyjo(*extra: str) -> str:
+        return _run(capsys, "skyjo_hard_fingerprint", "--games", "2", *extra).split()[-1]
+
+    digest = skyjo()
+    assert re.fullmatch(r"[0-9a-f]{64}", digest)
+    assert skyjo() == digest
+    assert skyjo("--first", "5") != digest
+
+
+def test_the_fits_print_weights_for_every_feature(capsys):
+    from cardtable.bots.skipbo_value import FEATURES, WIN_FEATURES
+    from cardtable.bots.skyjo_value import FEATURES as SKYJO_FEATURES
+
+    def weights(out: str, name: str) -> list[float]:
+        found = re.search(rf"^{name} = \(([^)]*)\)$", out, re.MULTILINE)
+        assert found, out
+        return [float(value) for value in found[1].split(",")]
+
+    out = _run(capsys, "skipbo_leaf_fit", "--games", "5", "--stock", "5", "--turns", "2")
+    assert len(weights(out, "MOVER")) == len(weights(out, "OTHER")) == 1 + len(FEATURES)
+    out = _run(capsys, "skipbo_win_fit", "--games", "6", "--stock", "5")
+    assert len(weights(out, "WIN")) == len(WIN_FEATURES)  # "mover" is the intercept
+    out = _run(capsys, "skyjo_leaf_fit", "--games", "5", "--players", "2")
+    assert len(weights(out, "WEIGHTS")) == 1 + len(SKYJO_FEATURES)
+
+
+def test_a_fit_without_a_held_out_game_is_refused(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["skipbo_leaf_fit", "--games", "4"])
+    assert exit_.value.code == 2
+    assert "--games must be at least 5" in capsys.readouterr().err
+
+
+def test_the_decision_screens_report_each_variant(capsys):
+    out = _run(
+        capsys, "skyjo_decision_screen", "--positions", "3", "--every", "30", "--workers", "1",
+        "--variant", "base:", "--variant", "few:iterations=2",
+    )  # fmt: skip
+    assert re.search(r"^base +gain [-+][\d.]+ ± [\d.]+ points a decision", out, re.MULTILINE)
+    assert re.search(r"^few +gain ", out, re.MULTILINE)
+    out = _run(
+        capsys, "skipbo_decision_screen", "--positions", "4", "--stock", "5", "--workers", "1",
+        "--variant", "base:", "--variant", "it4:iterations=4",
+    )  # fmt: skip
+    assert "it4" in out
+    assert re.search(r"round +gain [-+][\d.]+ ± [\d.]+ +minus base", out)
+
+
+def test_the_rollout_cost_covers_both_policies(capsys):
+    out = _run(capsys, "skyjo_rollout_cost", "--rounds", "1", "--players", "2")
+    assert re.search(r"^greedy: [\d.]+ ms CPU per round, \d+ moves per round", out, re.MULTILINE)
+    assert re.search(r"^hard: [\d.]+ ms CPU per round", out, re.MULTILINE)

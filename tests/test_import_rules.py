@@ -1,0 +1,96 @@
+"""The layers import only downwards: engines only the core, the core nothing of ours,
+front ends never each other (but for the exceptions docs/architecture.md lists)."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import cardtable
+
+from .import_rules import ALLOWED, EXCEPTIONS, violations
+
+PACKAGE_ROOT = Path(cardtable.__file__).parent
+ARCHITECTURE = Path(__file__).parent.parent / "docs" / "architecture.md"
+
+
+def test_the_package_keeps_its_layers():
+    assert [str(v) for v in violations(PACKAGE_ROOT)] == []
+
+
+def test_every_exception_is_still_needed_and_documented():
+    """An exception nobody uses any more would hide the next wrong import of its kind."""
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    for source, target in EXCEPTIONS:
+        without = {pair: why for pair, why in EXCEPTIONS.items() if pair != (source, target)}
+        caught = {
+            (v.source_unit, v.target_unit) for v in violations(PACKAGE_ROOT, exceptions=without)
+        }
+        assert (source, target) in caught, f"{source} -> {target} is no longer imported"
+        assert f"`{source}` imports `{target}`" in text
+
+
+def test_every_unit_of_the_package_is_placed_in_the_layering():
+    units = {
+        path.name
+        for path in PACKAGE_ROOT.iterdir()
+        if path.is_dir() and (path / "__init__.py").exists()
+    }
+    units |= {path.stem for path in PACKAGE_ROOT.glob("*.py")}
+    assert units - set(ALLOWED) == set()
+
+
+def _tree(root: Path, files: dict[str, str]) -> Path:
+    package = root / "cardtable"
+    for name, text in files.items():
+        path = package / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return package
+
+
+def test_wrong_imports_are_caught_with_their_file_and_line(tmp_path):
+    package = _tree(
+        tmp_path,
+        {
+            "__init__.py": '__version__ = "0"\n',
+            "core/__init__.py": "from ..bots import Bot\n",
+            "bots/__init__.py": "Bot = object\n",
+            "skipbo/__init__.py": "",
+            "skipbo/state.py": "import os\n\nimport cardtable.server.rooms\n",
+            "server/__init__.py": "",
+            "server/rooms.py": "from ..skipbo import state\n",
+            "web/__init__.py": "",
+            "tui/__init__.py": "",
+            "tui/app.py": """\
+                from __future__ import annotations
+
+
+                def mount():
+                    from ..web import routes  # a lazy import is a dependency too
+                    return routes
+                """,
+            "cli.py": "from . import __version__\nfrom .tui import app\n",
+            "stray/__init__.py": "",
+        },
+    )
+    found = sorted(str(v) for v in violations(package))
+    assert found == [
+        "core/__init__.py:1: core may not import bots (cardtable.bots)",
+        "skipbo/state.py:3: skipbo may not import server (cardtable.server.rooms)",
+        "stray/__init__.py:1: stray may not import (a unit not in the table) ()",
+        "tui/app.py:5: tui may not import web (cardtable.web)",
+    ]
+
+
+def test_an_exception_allows_exactly_its_own_pair(tmp_path):
+    package = _tree(
+        tmp_path,
+        {
+            "server/app.py": "from ..web import routes\n",
+            "tui/remote.py": "from ..server import config\n",
+            "web/routes.py": "",
+        },
+    )
+    found = [str(v) for v in violations(package)]
+    assert found == ["tui/remote.py:1: tui may not import server (cardtable.server)"]
