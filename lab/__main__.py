@@ -16,6 +16,7 @@ TOOLS = (
     "skipbo_expert_fingerprint",
     "skipbo_leaf_fit",
     "skipbo_win_fit",
+    "skipbo_round_ends",
     "skyjo_expert_experiments",
     "skyjo_decision_screen",
     "skyjo_hard_fingerprint",

@@ -164,3 +164,13 @@ def test_the_rollout_cost_covers_both_policies(capsys):
     out = _run(capsys, "skyjo_rollout_cost", "--rounds", "1", "--players", "2")
     assert re.search(r"^greedy: [\d.]+ ms CPU per round, \d+ moves per round", out, re.MULTILINE)
     assert re.search(r"^hard: [\d.]+ ms CPU per round", out, re.MULTILINE)
+
+
+def test_skipbo_round_ends_counts_every_round_and_repeats_exactly(capsys):
+    out = _run(capsys, "skipbo_round_ends", "--bots", "hard", "--games", "3")
+    assert "round ends: stock emptied 3\n" in out
+    assert "longest run of idle turns with nothing to draw: 0" in out
+    random = _run(capsys, "skipbo_round_ends", "--bots", "random", "--games", "4")
+    ends = re.search(r"round ends: (.*)", random)
+    assert ends and sum(int(part.split()[-1]) for part in ends[1].split(", ")) == 4
+    assert _run(capsys, "skipbo_round_ends", "--bots", "random", "--games", "4") == random

@@ -1,7 +1,7 @@
 """How Skip-Bo rounds end between given bots, and how close they come to the house rules.
 
-    python scripts/skipbo_round_ends.py --bots hard --games 10000 --players 2
-    python scripts/skipbo_round_ends.py --bots expert,hard --games 100 --workers 2
+    python -m lab skipbo_round_ends --bots hard --games 10000 --players 2
+    python -m lab skipbo_round_ends --bots expert,hard --games 100 --workers 2
 
 Plays seeded games (the tournament's seeds and bot generators) with the house rules
 out of reach (``idle_limit`` 100000, ``turn_limit`` 1000000) and reports how many
@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
@@ -62,7 +63,7 @@ def play(
     return tally
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bots", default="hard", help="one name, or one per seat")
     parser.add_argument("--games", type=int, default=1000)
@@ -70,7 +71,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     options = {k: json.loads(v) for k, v in (o.split("=", 1) for o in args.option)}
     rules = SkipBoRules.from_json({"players": args.players, **OUT_OF_REACH, **options})
     names = args.bots.split(",")
