@@ -11,9 +11,23 @@ from cardtable.skipbo import (
     PlayFromHand,
     RoundEnded,
     SkipBoRules,
+    SkipBoState,
 )
 
 from .helpers import filler, position
+
+
+def last_fit(rules: SkipBoRules | None = None, **fields: object) -> SkipBoState:
+    """Nothing left to draw, and seat 0's 3 is the only card anywhere that fits a pile."""
+    return position(
+        rules,
+        hands={0: [3, 9]},
+        stocks={0: filler(5), 1: filler(5)},
+        building=[[1, 2], [], [], []],
+        draw=[],
+        completed=[],
+        **fields,
+    )
 
 
 def round_ended(events: tuple[object, ...]) -> RoundEnded:
@@ -21,14 +35,7 @@ def round_ended(events: tuple[object, ...]) -> RoundEnded:
 
 
 def test_a_round_whose_last_fitting_card_is_built_ends_blocked_at_once() -> None:
-    # Nothing to draw or recycle; the 3 is the only card anywhere that fits a pile.
-    state = position(
-        hands={0: [3, 9]},
-        stocks={0: filler(5), 1: filler(5)},
-        building=[[1, 2], [], [], []],
-        draw=[],
-        completed=[],
-    )
+    state = last_fit()
     assert state.any_card_fits()
     outcome = state.apply(PlayFromHand(3, 0))
     assert not state.any_card_fits()
@@ -115,15 +122,7 @@ def test_a_turn_with_cards_left_to_draw_is_never_idle() -> None:
 
 def test_a_match_stops_on_the_points_so_far_after_the_blocked_limit() -> None:
     rules = SkipBoRules(players=2, rounds=True, target=500, blocked_limit=1)
-    state = position(
-        rules,
-        hands={0: [3, 9]},
-        stocks={0: filler(5), 1: filler(5)},
-        building=[[1, 2], [], [], []],
-        draw=[],
-        completed=[],
-        scores=[80, 30],
-    )
+    state = last_fit(rules, scores=[80, 30])
     outcome = state.apply(PlayFromHand(3, 0))
     assert state.is_over
     ended = [event for event in outcome.events if isinstance(event, GameEnded)]
@@ -132,14 +131,7 @@ def test_a_match_stops_on_the_points_so_far_after_the_blocked_limit() -> None:
 
 def test_a_match_with_no_points_stopped_by_blocked_rounds_has_no_winner() -> None:
     rules = SkipBoRules(players=2, rounds=True, blocked_limit=1)
-    state = position(
-        rules,
-        hands={0: [3, 9]},
-        stocks={0: filler(5), 1: filler(5)},
-        building=[[1, 2], [], [], []],
-        draw=[],
-        completed=[],
-    )
+    state = last_fit(rules)
     state.apply(PlayFromHand(3, 0))
     result = state.result()
     assert result is not None and result.winners == () and result.blocked
@@ -147,14 +139,7 @@ def test_a_match_with_no_points_stopped_by_blocked_rounds_has_no_winner() -> Non
 
 def test_below_the_blocked_limit_a_match_deals_the_next_round() -> None:
     rules = SkipBoRules(players=2, rounds=True, blocked_limit=2)
-    state = position(
-        rules,
-        hands={0: [3, 9]},
-        stocks={0: filler(5), 1: filler(5)},
-        building=[[1, 2], [], [], []],
-        draw=[],
-        completed=[],
-    )
+    state = last_fit(rules)
     state.apply(PlayFromHand(3, 0))
     assert not state.is_over
     assert state.round_index == 1 and state.blocked_run() == 1
