@@ -12,6 +12,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
+from ..statuses import SeatKind
 from .seats import DEFAULT_BOT, PLAYING
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ class BotTurns:
         """The bot playing ``seat`` now: a bot seat's own, or the stand-in for an away human."""
         room = self.room
         info = room.seats[seat]
-        if info.kind == "bot":
+        if info.kind == SeatKind.BOT:
             return info.bot or DEFAULT_BOT
         if seat in room.grace.away:
             return room.table.config.away_bot

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..core import OptionError
+from ..statuses import SeatKind
 from .errors import RoomError, option_refused
 from .events import START, EventRecord
 from .names import DisplayNameError, clean_name
@@ -39,7 +40,9 @@ class Lobby:
             if room.status != LOBBY:
                 raise RoomError("not_in_lobby", "the game has started; seats are fixed")
             free = [
-                i for i, seat in enumerate(room.seats) if seat.kind == "human" and not seat.taken
+                i
+                for i, seat in enumerate(room.seats)
+                if seat.kind == SeatKind.HUMAN and not seat.taken
             ]
             if wanted is not None:
                 if wanted not in free:
@@ -50,11 +53,11 @@ class Lobby:
             else:
                 raise RoomError("room_full", "every human seat is taken")
             token = new_token()
-            room.seats[seat_index] = Seat("human", None, name, hash_token(token))
+            room.seats[seat_index] = Seat(SeatKind.HUMAN, None, name, hash_token(token))
             try:
                 await room.commit_room_event()
             except Exception:
-                room.seats[seat_index] = Seat("human")
+                room.seats[seat_index] = Seat(SeatKind.HUMAN)
                 room.version -= 1
                 raise
             room.touch()
@@ -102,7 +105,9 @@ class Lobby:
             if room.status != LOBBY:
                 raise RoomError("not_in_lobby", "the game has already started")
             waiting = [
-                i for i, seat in enumerate(room.seats) if seat.kind == "human" and not seat.taken
+                i
+                for i, seat in enumerate(room.seats)
+                if seat.kind == SeatKind.HUMAN and not seat.taken
             ]
             if waiting:
                 raise RoomError("seats_free", f"seats {waiting} are waiting for players")

@@ -27,6 +27,7 @@ from ..core import (
     RulesBase,
     SerializationError,
 )
+from ..statuses import SeatKind
 from .advice import Advisor
 from .botturns import BotTurns
 from .connections import Connection, dumps
@@ -100,7 +101,7 @@ class Room:
         """Nobody is connected after a restart: human seats get their grace period."""
         if self.status == PLAYING:
             for seat, info in enumerate(self.seats):
-                if info.kind == "human":
+                if info.kind == SeatKind.HUMAN:
                     self.grace.start(seat)
             self.bots.schedule()
 
@@ -215,7 +216,7 @@ class Room:
     # --- connections -------------------------------------------------------------------
     def seat_for_token(self, token: str) -> int | None:
         for index, seat in enumerate(self.seats):
-            if seat.kind == "human" and token_matches(token, seat.token_hash):
+            if seat.kind == SeatKind.HUMAN and token_matches(token, seat.token_hash):
                 return index
         return None
 

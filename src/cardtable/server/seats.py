@@ -5,20 +5,21 @@ from __future__ import annotations
 import dataclasses
 
 from ..core import JSON
+from ..statuses import RoomStatus, SeatKind
 from .botseats import known_bot
 from .errors import RoomError
 from .protocol import SeatSpec
 
 #: The stages of a room: seats being filled, a game under way, the game over.
-LOBBY = "lobby"
-PLAYING = "playing"
-FINISHED = "finished"
+LOBBY = RoomStatus.LOBBY
+PLAYING = RoomStatus.PLAYING
+FINISHED = RoomStatus.FINISHED
 DEFAULT_BOT = "greedy"
 
 
 @dataclasses.dataclass
 class Seat:
-    kind: str  # "human" or "bot"
+    kind: SeatKind
     bot: str | None = None
     name: str | None = None
     token_hash: str | None = None
@@ -35,7 +36,8 @@ class Seat:
 
     @classmethod
     def from_record(cls, data: JSON) -> Seat:
-        return cls(data["kind"], data.get("bot"), data.get("name"), data.get("token_hash"))
+        kind = SeatKind(data["kind"])
+        return cls(kind, data.get("bot"), data.get("name"), data.get("token_hash"))
 
 
 def seats_from_specs(game: str, specs: list[SeatSpec], old: list[Seat] | None = None) -> list[Seat]:
@@ -46,15 +48,15 @@ def seats_from_specs(game: str, specs: list[SeatSpec], old: list[Seat] | None = 
         if spec.kind == "human":
             if spec.bot is not None:
                 raise RoomError("bad_seats", f"seat {index}: a human seat has no bot")
-            keep = previous is not None and previous.kind == "human"
-            seats.append(previous if keep and previous is not None else Seat("human"))
+            keep = previous is not None and previous.kind == SeatKind.HUMAN
+            seats.append(previous if keep and previous is not None else Seat(SeatKind.HUMAN))
         else:
             name = spec.bot or DEFAULT_BOT
             if not known_bot(game, name):
                 raise RoomError("bad_seats", f"seat {index}: no bot {name!r} for {game}")
             if previous is not None and previous.taken:
                 raise RoomError("seat_taken", f"seat {index} is taken by {previous.name}")
-            seats.append(Seat("bot", bot=name))
+            seats.append(Seat(SeatKind.BOT, bot=name))
     if old is not None:
         for index in range(len(specs), len(old)):
             if old[index].taken:

@@ -25,6 +25,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from ..core import JSON
+from ..statuses import RoomStatus
 from .datalock import DataFolderLock
 from .schema import MIGRATIONS, Migration, migrate_or_refuse
 
@@ -84,7 +85,7 @@ moves = sa.Table(
     sa.Column("created_at", sa.Float, nullable=False),
 )
 
-LIVE_STATUSES = ("lobby", "playing", "finished")
+LIVE_STATUSES = tuple(RoomStatus)
 
 
 @dataclasses.dataclass
@@ -249,7 +250,9 @@ def _write_moves(connection: Connection, batch: list[_MoveWrite]) -> list[_MoveW
     )
     ended = {item.code for item in batch if item.result is not None}
     if ended:
-        connection.execute(rooms.update().where(rooms.c.code.in_(ended)).values(status="finished"))
+        connection.execute(
+            rooms.update().where(rooms.c.code.in_(ended)).values(status=RoomStatus.FINISHED)
+        )
     return refused
 
 
@@ -530,7 +533,7 @@ class Storage:
             if row is None:
                 return None
             record = RoomRecord(**row._asdict())
-            if record.status != "lobby":
+            if record.status != RoomStatus.LOBBY:
                 record.moves = await self._moves(connection, code, record.game_no)
         return record
 
@@ -651,7 +654,7 @@ class Storage:
             )
             records = [RoomRecord(**row._asdict()) for row in result]
             for record in records:
-                if record.status != "lobby":
+                if record.status != RoomStatus.LOBBY:
                     record.moves = await self._moves(connection, record.code, record.game_no)
         return records
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..core import OptionError
 from ..games import get_game
+from ..statuses import RoomStatus, SeatKind
 from .botseats import BotPool
 from .config import ServerConfig
 from .connections import ROOM_MOVED
@@ -314,11 +315,11 @@ class Table:
                 display = clean_name(name)
             except DisplayNameError as error:
                 raise RoomError("bad_name", str(error)) from None
-            humans = [index for index, seat in enumerate(seats) if seat.kind == "human"]
+            humans = [index for index, seat in enumerate(seats) if seat.kind == SeatKind.HUMAN]
             if not humans:
                 raise RoomError("bad_seats", "a named creator needs a human seat")
             token = new_token()
-            seats[humans[0]] = Seat("human", None, display, hash_token(token))
+            seats[humans[0]] = Seat(SeatKind.HUMAN, None, display, hash_token(token))
             seat_token = (humans[0], token)
         code = new_room_code()
         while code in self.rooms or await self.storage.room_exists(code):
@@ -364,7 +365,7 @@ class Table:
         for code, room in list(self.rooms.items()):
             if room.connections or now - room.last_active < self.config.room_ttl_seconds:
                 continue
-            if room.status == "playing":
+            if room.status == RoomStatus.PLAYING:
                 continue  # bots are still playing it out
             await room.close()
             del self.rooms[code]
