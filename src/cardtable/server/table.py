@@ -29,6 +29,9 @@ from .tokens import hash_token, new_room_code, new_token
 
 log = logging.getLogger("cardtable.server")
 
+#: Seconds between two tries of a node waiting for a room to be handed over to it.
+HANDOVER_POLL = 0.25
+
 
 class Table:
     """Owns the rooms, the storage and the bot threads of one server."""
@@ -52,6 +55,10 @@ class Table:
         self.metrics = Metrics()
         self._leases: asyncio.Task[None] | None = None
         self._adopting: dict[str, asyncio.Lock] = {}
+        #: Per room code: the task waiting for the room to be handed over to this node.
+        self._awaiting: dict[str, asyncio.Task[Room | None]] = {}
+        #: Set to run a lease round now (a node asked for one of our rooms).
+        self._wake = asyncio.Event()
         self._dropping: set[asyncio.Task[None]] = set()
         #: Draining (see :meth:`drain`): no new room, no adoption, rooms handed over.
         self.draining = False
@@ -79,6 +86,7 @@ class Table:
         force = self.storage.is_sqlite
         for code in await self.storage.live_room_codes():
             await self.adopt(code, force=force)
+        await self._listen()
         self._sweeper = asyncio.create_task(self._sweep_loop())
         self._leases = asyncio.create_task(self._lease_loop())
 
@@ -88,7 +96,7 @@ class Table:
         if not self.is_open:
             return
         self.is_open = False
-        for task in (self._sweeper, self._leases):
+        for task in (self._sweeper, self._leases, *self._awaiting.values()):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -145,24 +153,55 @@ class Table:
         self._adopting.pop(code, None)
         return room
 
-    async def find_room(self, code: str) -> Room:
+    async def find_room(self, code: str, *, wait: float = 0.0) -> Room:
         """The live room ``code`` on this node, adopted first if no node holds it.
 
-        Raises ``no_room`` when there is no such live room, and ``room_elsewhere`` (to
-        retry) when another node holds its lease: during a hand-over, or when a request
-        reached a node the proxy does not route the room to.
+        When another node holds it, the proxy routes the room's players here now (a
+        node died or came back, or a player reached another node than the room's): this
+        node asks the owner to hand the room over (see :meth:`keep_leases`) and, for up
+        to ``wait`` seconds, waits for the hand-over, or for the lease of an owner that
+        is gone to run out, and adopts the room, so the request is served here without
+        an error. Raises ``no_room`` when there is no such live room, and
+        ``room_elsewhere`` (to retry) when the room is still held elsewhere after
+        ``wait``, or at once when this node is draining.
         """
         room = await self.adopt(code)
         if room is not None:
             return room
-        if await self.storage.room_is_live(code):
-            # The proxy sent this room's player here: ask its owner to hand it over.
-            if not self.draining:
-                await self.storage.want_room(code, self.node_id)
-            raise RoomError(
-                "room_elsewhere", "another server holds this room now; try again in a moment"
-            )
-        raise RoomError("no_room", f"no live room {code!r}")
+        if not await self.storage.room_is_live(code):
+            raise RoomError("no_room", f"no live room {code!r}")
+        if not self.draining:
+            await self.storage.want_room(code, self.node_id)
+            if wait > 0:
+                task = self._awaiting.get(code)
+                if task is None:
+                    task = asyncio.create_task(self._await_handover(code, wait))
+                    self._awaiting[code] = task
+                    task.add_done_callback(lambda _: self._awaiting.pop(code, None))
+                room = await asyncio.shield(task)
+                if room is not None:
+                    return room
+                if not await self.storage.room_is_live(code):
+                    raise RoomError("no_room", f"no live room {code!r}")
+        raise RoomError(
+            "room_elsewhere", "another server holds this room now; try again in a moment"
+        )
+
+    def handover_wait(self) -> float:
+        """How long a request for a room held elsewhere waits for it: the rest of a dead
+        owner's lease, and a little more."""
+        return self.config.lease_seconds + 1.0
+
+    async def _await_handover(self, code: str, wait: float) -> Room | None:
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline and self.is_open and not self.draining:
+            await asyncio.sleep(HANDOVER_POLL)
+            room = await self.adopt(code)
+            if room is not None:
+                return room
+            if not await self.storage.room_is_live(code):
+                return None
+        return None
 
     def lost(self, room: Room) -> None:
         """Another node took ``room`` over: forget it here and send its clients away
@@ -185,12 +224,30 @@ class Table:
         self._dropping.add(task)
         task.add_done_callback(self._dropping.discard)
 
+    async def _listen(self) -> None:
+        """Listen for hand-over requests (PostgreSQL), so that a node asking for one of
+        our rooms has it within moments instead of at our next lease round."""
+        try:
+            await self.storage.listen_for_handovers(self._room_wanted)
+        except Exception:
+            log.exception("listening for hand-over requests failed; the lease rounds serve")
+
+    def _room_wanted(self, code: str) -> None:
+        if code in self.rooms:
+            self._wake.set()
+
     async def _lease_loop(self) -> None:
-        """Renew this node's leases, drop the rooms it lost, adopt the rooms nobody holds."""
+        """Renew this node's leases, drop the rooms it lost, hand over the rooms another
+        node asked for, adopt the rooms nobody holds: every third of a lease, and at once
+        when a node asks for one of ours."""
         while True:
-            await asyncio.sleep(self.config.lease_seconds / 3)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.config.lease_seconds / 3)
+            self._wake.clear()
             try:
                 await self.keep_leases()
+                if self.storage.is_postgresql and not self.storage.listening():
+                    await self._listen()  # its connection was lost
             except Exception:
                 log.exception("renewing the room leases failed")
 

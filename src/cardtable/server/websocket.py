@@ -78,7 +78,7 @@ class TableSocket:
         try:
             if code is None:
                 raise RoomError("no_room", "no live room with this code")
-            room = await self.table.find_room(code)
+            room = await self.table.find_room(code, wait=self.table.handover_wait())
         except RoomError as error:
             await websocket.send_text(dumps(error_message(error.code, error.reason)))
             # Another node holds the room: 1013, try again later (with back-off).
