@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from starlette.testclient import WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
 from cardtable.server.limits import RateLimiter, origin_allowed
@@ -188,3 +189,9 @@ def test_draining_tells_the_proxy_and_moves_the_clients_away(tmp_path):
         refused = http.post("/api/rooms", json={"game": "skyjo", "options": {"players": 2}})
         assert refused.status_code == 503 and refused.headers["retry-after"] == "1"
         assert refused.json()["error"] == "draining"
+        # A WebSocket handshake is refused before the upgrade, with the same 503, so a
+        # proxy passes it to the next node (nginx: proxy_next_upstream http_503).
+        with pytest.raises(WebSocketDenialResponse) as denied:
+            http.websocket_connect(f"/ws/{created['code']}").__enter__()
+        assert denied.value.status_code == 503 and denied.value.headers["retry-after"] == "1"
+        assert denied.value.json()["error"] == "draining"

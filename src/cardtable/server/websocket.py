@@ -24,6 +24,7 @@ from .connections import (
     dumps,
 )
 from .errors import RoomError
+from .http_api import error_response
 from .limits import RateLimiter, origin_allowed
 from .protocol import (
     Configure,
@@ -72,6 +73,16 @@ class TableSocket:
             websocket.headers.get("origin"), websocket.headers.get("host"), config.allowed_origins
         ):
             await websocket.close(POLICY_VIOLATION)  # before accept: an HTTP 403
+            return
+        if self.table.draining and "websocket.http.response" in websocket.scope.get(
+            "extensions", {}
+        ):
+            # Refused before the upgrade, as HTTP 503: the proxy passes the handshake to
+            # the next node (nginx: proxy_next_upstream http_503), which takes the room
+            # over, and the player sees no error; a client reached directly retries.
+            await websocket.send_denial_response(
+                error_response("draining", "this server is stopping; reconnect")
+            )
             return
         await websocket.accept()
         code = normalize_code(websocket.path_params["code"])
