@@ -60,6 +60,8 @@ class Node:
         self.extra = list(extra)
         self.process: subprocess.Popen[bytes] | None = None
         self.generation = 0
+        #: Where each process writes its output (``NAME-GENERATION.log``), if anywhere.
+        self.log_dir: Path | None = None
 
     def start(self) -> None:
         self.generation += 1
@@ -69,9 +71,16 @@ class Node:
             "--lease-seconds", str(self.lease),
             "--bot-pause", "0.02", "--grace", "600", "--bot-processes", "1", *self.extra,
         ]  # fmt: skip
-        self.process = subprocess.Popen(
-            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
-        )
+        output: Any = subprocess.DEVNULL
+        if self.log_dir is not None:
+            output = open(self.log_dir / f"{self.node_id()}.log", "wb")  # noqa: SIM115
+        try:
+            self.process = subprocess.Popen(
+                command, stdout=output, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        finally:
+            if output is not subprocess.DEVNULL:
+                output.close()
         deadline = time.monotonic() + STARTUP
         while time.monotonic() < deadline:
             answer = health(self.port)
@@ -107,6 +116,25 @@ class Node:
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.kill()
+
+    def drain(self, timeout: float = 60.0) -> dict[str, Any]:
+        """SIGUSR1 to the node (not its workers): it hands its rooms over; returns its
+        /health once it says ``draining`` and holds no room."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGUSR1)
+        deadline = time.monotonic() + timeout
+        while True:
+            answer = health(self.port)
+            if answer is not None and answer["status"] == "draining" and answer["rooms"] == 0:
+                return answer
+            assert time.monotonic() < deadline, f"the node did not drain: {answer}"
+            time.sleep(0.1)
+
+    def restart(self) -> None:
+        """A rolling upgrade's step: drain, stop with SIGTERM, start again."""
+        self.drain()
+        self.terminate()
+        self.start()
 
 
 def nginx_conf(root: Path, port: int, nodes: list[Node]) -> Path:
@@ -157,6 +185,8 @@ class NginxCluster:
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
         self.proxy: subprocess.Popen[bytes] | None = None
+        for node in self.nodes:
+            node.log_dir = root
 
     def start(self) -> None:
         nginx = nginx_or_skip()

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import logging
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -195,6 +197,19 @@ def run_serve(args: argparse.Namespace) -> None:
         print(
             f"cardtable table: open http://{args.host}:{args.port}/ (database: {where})", flush=True
         )
+        # SIGUSR1 drains the node for a rolling upgrade (operations.md): its rooms are
+        # handed over, /health says draining; SIGTERM then stops it.
+        draining: set[asyncio.Task[int]] = set()
+
+        def drain() -> None:
+            if not table.draining:
+                task = asyncio.create_task(table.drain())
+                draining.add(task)
+                task.add_done_callback(draining.discard)
+
+        loop = asyncio.get_running_loop()
+        with contextlib.suppress(NotImplementedError, AttributeError):  # not on Windows
+            loop.add_signal_handler(signal.SIGUSR1, drain)
         try:
             await server.serve()  # the app's lifespan closes the table when it stops
         finally:
