@@ -15,6 +15,8 @@ from typing import Any
 from ..argtypes import positive_int
 from ..settings import default_data_dir, settings
 from .config import ServerConfig
+from .logs import FORMATS
+from .logs import configure as configure_logging
 
 
 def _processes(text: str) -> int:
@@ -68,6 +70,19 @@ def add_serve_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
         "--node-id",
         metavar="NAME",
         help="this node's name in room leases (default: host name, process id and a random suffix)",
+    )
+    serve.add_argument(
+        "--log-format",
+        choices=FORMATS,
+        default="text",
+        help="log lines as text with key=value fields, or one JSON object a line; lines "
+        "about a room carry its code (room) and every line the node id (node) (text)",
+    )
+    serve.add_argument(
+        "--log-level",
+        choices=("debug", "info", "warning"),
+        default="info",
+        help="debug adds a line per move (info)",
     )
     serve.add_argument(
         "--lease-seconds",
@@ -175,7 +190,6 @@ def run_serve(args: argparse.Namespace) -> None:
     from .startup import StartupRefusedError
 
     config = serve_config(args)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     where = config.database_url().split("@")[-1]  # never the user and password
     # Rooms, states and views are many small long-lived objects, so Python's default
     # collection thresholds run slow full collections often; rarer collections cut
@@ -183,6 +197,8 @@ def run_serve(args: argparse.Namespace) -> None:
     gc.set_threshold(50_000, 20, 1_000)
     app = create_app(config)
     table = app.state.table
+    log_level = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING}
+    configure_logging(args.log_format, table.node_id, log_level[args.log_level])
     server = uvicorn.Server(uvicorn.Config(app, **uvicorn_options(args, config)))
 
     async def main() -> int:

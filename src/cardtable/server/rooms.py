@@ -35,6 +35,7 @@ from .errors import RoomError, refusal_fields
 from .events import MOVE, ROOM, START, EventRecord, render, views_at
 from .grace import DisconnectGrace
 from .lobby import Lobby
+from .logs import room_fields
 from .seats import FINISHED, LOBBY, PLAYING, Seat
 from .storage import FencedError, RoomRecord
 from .tokens import token_matches
@@ -325,13 +326,18 @@ class Room:
                     self.game.check_action(action)
                 except ActionCodeError as error:
                     raise RoomError("bad_move", str(error)) from None
-            await self.commit_move(seat, action)
+            await self.commit_move(seat, action, by="human")
         metrics = self.table.metrics
         metrics.move_seconds.observe(time.perf_counter() - began)
         metrics.moves["human"] += 1
 
-    async def commit_move(self, seat: int, action: int) -> None:
-        """Apply on a copy, commit, then publish. Caller holds the lock."""
+    def log_fields(self, **more: Any) -> dict[str, Any]:
+        """The fields of a log record about this room (its code, the node's id)."""
+        return room_fields(self, self.table.node_id, **more)
+
+    async def commit_move(self, seat: int, action: int, *, by: str) -> None:
+        """Apply on a copy, commit, then publish. Caller holds the lock. ``by``: human
+        or bot, for the log."""
         assert self.state is not None and self.seed is not None
         state = self.state.clone()
         try:
@@ -354,8 +360,24 @@ class Room:
             )
         )
         self.state, self.version = state, version
+        if log.isEnabledFor(logging.DEBUG):
+            # The move as chosen (public once played), never the cards it reveals.
+            fields = self.log_fields(
+                game_no=self.game_no,
+                version=version,
+                seat=seat,
+                by=by,
+                move=self.game.decode(action).to_json(),
+            )
+            log.debug("room %s: move", self.code, extra=fields)
         if result is not None:
             self.status = FINISHED
+            log.info(
+                "room %s: game %d over",
+                self.code,
+                self.game_no,
+                extra=self.log_fields(game_no=self.game_no, version=version),
+            )
         record = EventRecord(version, MOVE, len(state.history), outcome.to_json())
         self.events.append(record)
         self.broadcast(record)

@@ -148,7 +148,13 @@ class Table:
                 return None
             self.rooms[code] = room
             self.metrics.adoptions += 1
-            log.info("room %s: served by node %s (epoch %d)", code, self.node_id, room.epoch)
+            log.info(
+                "room %s: served by node %s (epoch %d)",
+                code,
+                self.node_id,
+                room.epoch,
+                extra=room.log_fields(epoch=room.epoch),
+            )
             room.after_restore()
         self._adopting.pop(code, None)
         return room
@@ -215,6 +221,7 @@ class Table:
             room.code,
             room.epoch,
             self.node_id,
+            extra=room.log_fields(epoch=room.epoch),
         )
         room.end_connections(
             ROOM_MOVED,
@@ -263,7 +270,12 @@ class Table:
         self.draining = True
         rooms = list(self.rooms.values())
         await self.hand_over(rooms, "this server is stopping; reconnect")
-        log.info("node %s drained: %d rooms handed over", self.node_id, len(rooms))
+        log.info(
+            "node %s drained: %d rooms handed over",
+            self.node_id,
+            len(rooms),
+            extra={"node": self.node_id, "rooms": len(rooms)},
+        )
         return len(rooms)
 
     async def hand_over(
@@ -275,6 +287,7 @@ class Table:
         for room in rooms:
             if self.rooms.get(room.code) is room:
                 del self.rooms[room.code]
+            log.info("room %s: handed over", room.code, extra=room.log_fields(epoch=room.epoch))
             room.end_connections(ROOM_MOVED, error_message("room_moved", reason))
         for room in rooms:
             async with room.lock:  # a move being committed finishes first
@@ -404,6 +417,7 @@ class Table:
         await self.storage.insert_room(record)
         room = Room(self, record, game, rules)
         self.rooms[code] = room
+        log.info("room %s: created", code, extra=room.log_fields(game=game.name, epoch=1))
         created: dict[str, Any] = {"code": code, "host_token": host_token, "version": 1}
         if seat_token is not None:
             created["seat"], created["token"] = seat_token
@@ -432,8 +446,13 @@ class Table:
                 else:
                     await self.storage.update_room(code, room.epoch, status="closed")
             except FencedError:
-                log.info("room %s: taken over by another node before it expired here", code)
+                log.info(
+                    "room %s: taken over by another node before it expired here",
+                    code,
+                    extra=room.log_fields(),
+                )
                 continue
+            log.info("room %s: expired", code, extra=room.log_fields())
             expired.append(code)
         return expired
 
@@ -441,9 +460,6 @@ class Table:
         while True:
             await asyncio.sleep(self.config.sweep_seconds)
             try:
-                expired = await self.sweep()
+                await self.sweep()  # each expired room is logged
             except Exception:
                 log.exception("sweeping rooms failed")
-                continue
-            if expired:
-                log.info("expired rooms: %s", ", ".join(expired))

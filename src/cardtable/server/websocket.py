@@ -51,7 +51,12 @@ def _room_error_reply(room: Room) -> Callable[[Exception], JSON]:
     def reply(error: Exception) -> JSON:
         if isinstance(error, RoomError):
             return error_message(error.code, error.reason, room.version, error.fields)
-        log.error("room %s: a background answer failed", room.code, exc_info=error)
+        log.error(
+            "room %s: a background answer failed",
+            room.code,
+            exc_info=error,
+            extra=room.log_fields(),
+        )
         return error_message("no_review", "the move advisor could not review this game")
 
     return reply
