@@ -457,6 +457,12 @@ def _review(args: argparse.Namespace) -> None:
         _write_json(args.json, review.to_json(args.worst))
 
 
+def _serve(args: argparse.Namespace) -> None:
+    from .online import create_app  # the server with the web table (starlette: imported late)
+
+    run_serve(args, create_app)
+
+
 COMMANDS = {
     "sim": _sim,
     "bench": _bench,
@@ -464,7 +470,7 @@ COMMANDS = {
     "rules": _rules,
     "review": _review,
     "ladder": _ladder,
-    "serve": run_serve,
+    "serve": _serve,
     "loadtest": run_loadtest_cli,
 }
 

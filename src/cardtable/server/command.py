@@ -7,12 +7,16 @@ import asyncio
 import gc
 import logging
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..argtypes import positive_int
 from ..settings import default_data_dir, settings
 from .config import ServerConfig
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
 
 
 def _processes(text: str) -> int:
@@ -166,10 +170,12 @@ def uvicorn_options(args: argparse.Namespace, config: ServerConfig) -> dict[str,
     }
 
 
-def run_serve(args: argparse.Namespace) -> None:
+def run_serve(args: argparse.Namespace, build_app: Callable[[ServerConfig], Starlette]) -> None:
+    """Serve the app ``build_app`` makes of the configuration ``args`` describe (the
+    ``cardtable`` command passes :func:`cardtable.online.create_app`: the server with the
+    web table)."""
     import uvicorn
 
-    from .app import create_app
     from .startup import StartupRefusedError
 
     config = serve_config(args)
@@ -179,7 +185,7 @@ def run_serve(args: argparse.Namespace) -> None:
     # collection thresholds run slow full collections often; rarer collections cut
     # the 500-room p99 move latency from about 170 ms to about 70 ms (operations.md).
     gc.set_threshold(50_000, 20, 1_000)
-    app = create_app(config)
+    app = build_app(config)
     table = app.state.table
     server = uvicorn.Server(uvicorn.Config(app, **uvicorn_options(args, config)))
 
