@@ -145,6 +145,25 @@ def test_a_fit_without_a_held_out_game_is_refused(capsys):
     assert "--games must be at least 5" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("setting", "words"),
+    [("danger=3", "the weights are gift, empty, wild"), ("gift=lots", "'lots' is not a number")],
+)
+def test_an_ablation_weight_it_does_not_know_is_refused(capsys, setting, words):
+    with pytest.raises(SystemExit) as exit_:
+        main(["hard_ablation", "weights", "--set", setting, "--games", "2", "--workers", "1"])
+    assert exit_.value.code == 2
+    assert words in capsys.readouterr().err
+
+
+def test_an_ablation_weight_is_played_with(capsys):
+    out = _run(
+        capsys, "hard_ablation", "weights", "--set", "gift=60", "--games", "2", "--stock", "5",
+        "--workers", "1",
+    )  # fmt: skip
+    assert out.startswith("weights {'gift': 60.0} stock 5: ")
+
+
 def test_the_decision_screens_report_each_variant(capsys):
     out = _run(
         capsys, "skyjo_decision_screen", "--positions", "3", "--every", "30", "--workers", "1",
