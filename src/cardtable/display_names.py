@@ -1,4 +1,4 @@
-"""Display names: validated on the way in, escaped wherever shown as HTML.
+"""Display names: validated on the way in; every client shows one as text, never markup.
 
 A leaf below every front end: the server validates each name it is given with
 :func:`clean_name`, the web page states :data:`MAX_NAME` as its input's limit, and the
@@ -7,7 +7,6 @@ terminal client offers the login name only when :func:`clean_name` would take it
 
 from __future__ import annotations
 
-import html
 import unicodedata
 
 MIN_NAME = 1
@@ -38,8 +37,3 @@ def clean_name(raw: str) -> str:
                 f"a name may hold letters, digits, spaces and - _ . only (not U+{ord(char):04X})"
             )
     return name
-
-
-def escape_name(name: str) -> str:
-    """``name`` safe inside HTML (the front end must still insert names as text)."""
-    return html.escape(name, quote=True)

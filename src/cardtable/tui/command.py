@@ -239,7 +239,6 @@ def default_name() -> str:
         return "Host"
 
 
-RULE_FLAGS = "rules options (flags or --option)"
 LOCAL_ONLY = ("seed", "pause")
 
 
