@@ -1,5 +1,6 @@
 """The lobby in a terminal too small for its page: the arrows still move the cursor, the
-row under it stays in view, and a row wider than the terminal is cut, not wrapped."""
+row under it stays in view, and a row wider than the terminal is cut, not wrapped: its
+label first, so that the value shows."""
 
 from __future__ import annotations
 
@@ -91,6 +92,12 @@ def test_the_arrows_move_the_cursor_and_its_row_stays_in_view(
                     assert shown[0].endswith("…") and row.startswith(shown[0][:-1])
                 else:
                     assert shown[0] == row.strip()
+                # A label too long is cut first, so that the value stays in view.
+                spec = lobby.specs[lobby.cursor]
+                value = lobby.value_words(lobby.values().get(spec.name))
+                label = lobby.label(spec)
+                assert f"  {value}" in shown[0], (shown[0], value)
+                assert label in shown[0] or "…" in shown[0].split("  ")[0]
                 seen.append(shown[0])
                 await pilot.press("down")
                 await pilot.pause()
@@ -99,6 +106,40 @@ def test_the_arrows_move_the_cursor_and_its_row_stays_in_view(
                 await pilot.pause()
             assert lobby.cursor == 1 % rows
             assert [line.strip() for line in _screen_lines(app) if CURSOR in line] == [seen[1]]
-            assert any(line.endswith("…") for line in seen)  # some row was too wide and cut
+            assert any("…" in line for line in seen)  # some label was too wide and was cut
+
+    asyncio.run(go())
+
+
+def test_the_labels_follow_the_terminal_when_it_is_resized() -> None:
+    async def go() -> None:
+        app = LobbyApp("en")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            lobby = app.screen
+            assert isinstance(lobby, LobbyScreen)
+
+            def option_rows() -> list[str]:
+                lines = [line.strip() for line in _screen_lines(app)]
+                start = lines.index(lobby.words("lobby.options")) + 1
+                return lines[start : start + len(lobby.specs)]
+
+            labels = [lobby.label(spec) for spec in lobby.specs]
+            values = [lobby.value_words(lobby.values().get(spec.name)) for spec in lobby.specs]
+            longest = max(labels, key=len)
+            assert any(longest in row for row in option_rows())  # whole while it fits
+            await pilot.resize_terminal(36, 40)
+            await pilot.pause()
+            await pilot.pause()
+            rows = option_rows()
+            assert not any(longest in row for row in rows)
+            for index, (row, label, value) in enumerate(zip(rows, labels, values, strict=True)):
+                assert len(row) <= 36
+                shown = row.removeprefix("▶").strip()
+                cut = label if label in shown else label[: shown.index("…")]
+                assert shown.startswith(cut), (row, label)
+                if index != lobby.cursor:  # its value ends it; the cursor's row has a hint
+                    assert shown.endswith("  " + value), (row, value)
+            assert any("…" in row for row in rows)
 
     asyncio.run(go())

@@ -37,6 +37,15 @@ CURSOR = "▶ "
 REFUSAL_INDENT = "    "
 
 
+#: The narrowest an option label is cut to, however narrow the terminal.
+MIN_LABEL = 8
+
+
+def _cut(text: str, width: int) -> str:
+    """``text`` cut to ``width`` characters, ending with … when it was longer."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def _row(selected: bool) -> Text:
     """The start of a seat or option row: one line, cut with an ellipsis if too wide."""
     row = Text(no_wrap=True, overflow="ellipsis")
@@ -109,6 +118,24 @@ class LobbyScreen(ModalScreen[None]):
             self.query_one("#lobby", Static).update(Group(*self.lines()))
             self.call_after_refresh(self.follow_cursor)
 
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.draw)  # the labels' width follows the terminal's
+
+    def label_width(self, widest: int, value: int) -> int:
+        """How wide the option labels are drawn: the widest label, or in a terminal too
+        narrow for it what leaves room for the values (a longer label is cut with …)."""
+        if not self.is_mounted:
+            return widest
+        scroll = self.query_one(VerticalScroll)
+        # Room for a scroll bar is kept whether it shows or not: it comes and goes with
+        # the page's height, which must not change the rows' width.
+        room = scroll.content_size.width - scroll.styles.scrollbar_size_vertical
+        if room <= 0:
+            return widest
+        # The cursor mark, the gap, the value and, on the row under the cursor, the "…"
+        # that ends its hint (the option's flag and range) when it is cut.
+        return max(MIN_LABEL, min(widest, room - len(CURSOR) - 2 - value - 1))
+
     def follow_cursor(self) -> None:
         """Scroll the page so that the row under the cursor (and a refusal under it) shows."""
         if not self.is_mounted:
@@ -157,9 +184,10 @@ class LobbyScreen(ModalScreen[None]):
         return Text("\n").join(self.lines())
 
     def lines(self) -> list[Text]:
-        """The page's lines. A seat or option row stays one line, cut with an ellipsis
-        when wider than the terminal, so the rows keep their places and the arrows their
-        meaning; the other lines (titles, link, refusals, keys) wrap."""
+        """The page's lines. A seat or option row stays one line, so the rows keep their
+        places and the arrows their meaning: in a narrow terminal the option labels are
+        cut first (the values stay in view), then what is still too wide ends with an
+        ellipsis; the other lines (titles, link, refusals, keys) wrap."""
         w = self.words
         room = self.room()
         game = w(f"game.{self.source.game.name}")
@@ -181,11 +209,15 @@ class LobbyScreen(ModalScreen[None]):
         lines += [Text(), Text(w("lobby.options"), style="bold")]
         values = self.values()
         rules = self.rules_now()
-        width = max(len(self.label(spec)) for spec in self.specs)
+        shown_values = [self.value_words(values.get(spec.name)) for spec in self.specs]
+        width = self.label_width(
+            max(len(self.label(spec)) for spec in self.specs), max(map(len, shown_values))
+        )
         for index, spec in enumerate(self.specs):
             selected = self.host and self.section == "options" and index == self.cursor
             row = _row(selected)
-            row.append(f"{self.label(spec):<{width}}  ", style="bold" if selected else "")
+            label = _cut(self.label(spec), width)
+            row.append(f"{label:<{width}}  ", style="bold" if selected else "")
             if selected and self.typed:
                 row.append(self.typed + "▏", style="bold reverse")
             else:
