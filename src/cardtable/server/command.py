@@ -59,6 +59,12 @@ def add_serve_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
         help="this node's name in room leases (default: host name, process id and a random suffix)",
     )
     serve.add_argument(
+        "--gc-freeze",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="after start-up, keep the objects made so far out of garbage collections (on)",
+    )
+    serve.add_argument(
         "--log-format",
         choices=FORMATS,
         default="text",
@@ -205,6 +211,11 @@ def run_serve(args: argparse.Namespace, build_app: Callable[[ServerConfig], Star
         print(
             f"cardtable table: open http://{args.host}:{args.port}/ (database: {where})", flush=True
         )
+        if args.gc_freeze:
+            # What start-up made (modules, the restored rooms) lives as long as the
+            # process: kept out of every later collection, which then scans less.
+            gc.collect()
+            gc.freeze()
         # SIGUSR1 drains the node for a rolling upgrade (operations.md): its rooms are
         # handed over, /health says draining; SIGTERM then stops it.
         draining: set[asyncio.Task[int]] = set()

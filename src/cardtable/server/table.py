@@ -79,6 +79,7 @@ class Table:
         """
         await self.storage.open()
         self.is_open = True
+        self.metrics.gc.install()
         self.bots.start()
         # An SQLite file has one server (its lock), so its rooms are all ours even if
         # the last process died holding their leases; on PostgreSQL a room another
@@ -112,6 +113,7 @@ class Table:
         except Exception:
             log.exception("releasing the room leases failed; they run out by themselves")
         self.bots.shutdown()
+        self.metrics.gc.uninstall()
         await self.storage.close()
 
     # --- leases ----------------------------------------------------------------------
