@@ -103,7 +103,7 @@ class Node:
         assert self.process is not None
         self.process.wait()
 
-    def terminate(self, timeout: float = 30.0) -> None:
+    def terminate(self, timeout: float = 90.0) -> None:
         """SIGTERM to the node alone (it stops its workers and releases its leases)."""
         assert self.process is not None
         self.process.terminate()
@@ -111,7 +111,13 @@ class Node:
             self.process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             self.kill()
-            raise AssertionError("the node did not stop on SIGTERM") from None
+            raise AssertionError(f"the node did not stop on SIGTERM:\n{self.log_tail()}") from None
+
+    def log_tail(self, lines: int = 30) -> str:
+        if self.log_dir is None:
+            return "(no log)"
+        path = self.log_dir / f"{self.node_id()}.log"
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
