@@ -27,5 +27,5 @@ def test_messages_encode_to_the_standard_text():
                 message = {"type": "sync", "version": 3, "view": state.view(seat)}
                 assert dumps(message) == _standard(message)
             state.apply_action(rng.choice(state.legal_actions()))
-    odd = {"name": "Zoë \u2028 \x07 \"q\" 🂡", "big": 2**70, "neg": -1, "f": 0.5, "n": None}
+    odd = {"name": 'Zoë \u2028 \x07 "q" 🂡', "big": 2**70, "neg": -1, "f": 0.5, "n": None}
     assert dumps(odd) == _standard(odd)  # past 64 bits: the standard encoder's text
