@@ -10,6 +10,7 @@ import { fitBoard } from "./layout.js";
 import { fly } from "./play.js";
 import { reasonSentence } from "./roomtext.js";
 import { scorePanel } from "./scores.js";
+import { setSound, soundOn } from "./sound.js";
 import * as skipbo from "./skipbo.js";
 import * as skyjo from "./skyjo.js";
 import { lineText } from "./words.js";
@@ -68,6 +69,10 @@ export function tablePage(r) {
       onclick: () => askHint(r),
     }, ctx.hinting ? t("web.table.hint_thinking") : t("web.table.hint")) : null,
     over && ctx.finalClosed ? h("button", { type: "button", id: "show-scores", onclick: () => { ctx.finalClosed = false; r.draw(); } }, t("web.summary.show")) : null,
+    h("button", {
+      type: "button", id: "sound", class: "soundbutton", "aria-pressed": soundOn() ? "true" : "false", title: t("web.table.sound_title"),
+      onclick: () => { setSound(!soundOn()); r.draw(); },
+    }, icon("sound"), h("span", { class: "sr-only" }, t("web.table.sound"))),
     h("button", { type: "button", id: "keys-help", class: "keysbutton", "aria-label": t("web.keys.title"), title: t("web.keys.title"),
       onclick: () => openHelp(r) }, "?"));
   const boardEl = game.render(view, rctx);
