@@ -17,6 +17,9 @@ import { lineText } from "./words.js";
 
 export const GAMES = { skipbo, skyjo };
 
+// Narrower windows (px) show the other players compact when there are several.
+const COMPACT_BELOW = 600;
+
 export { closeHelp, openHelp };
 
 // Whether it is the player's own turn in a game still going on.
@@ -50,6 +53,15 @@ export function tablePage(r) {
   const rctx = {
     me, name, presence, interactive: !over && me !== null,
     actionsHaveEndTurn: actions.some((a) => a.source === "endturn"),
+    // On a phone, with more than one other player, the others are compact (a line each:
+    // name, turn, what counts); a tap on one opens its piles or grid, another closes it.
+    compact: window.innerWidth < COMPACT_BELOW && game.seatCount(view) > 2,
+    expanded: (seat) => ctx.expanded.has(seat),
+    toggle: (seat) => {
+      if (ctx.expanded.has(seat)) ctx.expanded.delete(seat);
+      else ctx.expanded.add(seat);
+      r.draw();
+    },
   };
   let banner;
   if (over) banner = t("web.table.game_over");
