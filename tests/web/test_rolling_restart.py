@@ -58,11 +58,6 @@ def _online(page: Any) -> None:
                            timeout=TIMEOUT)  # fmt: skip
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the page still shows room_moved (close 4009) as an error toast; the web "
-    "client's quiet retry (helper webui) makes this pass",
-)
 def test_a_browser_game_goes_on_through_a_rolling_restart(tmp_path, database, browser):
     with nginx_cluster(tmp_path / "nginx", database) as cluster:
         page = new_page(browser, cluster.base)
