@@ -59,5 +59,5 @@ def test_gc_options_parse_and_refuse_what_is_not_three_numbers(capsys):
     assert args.gc_thresholds == (10_000, 10, 100) and args.gc_freeze is False
     for bad in ("10000,10", "a,b,c", "-1,2,3"):
         with pytest.raises(SystemExit):
-            _parse("--gc-thresholds", bad)
+            _parse(f"--gc-thresholds={bad}")
         assert "three whole numbers" in capsys.readouterr().err
