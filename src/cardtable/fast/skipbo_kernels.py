@@ -660,35 +660,3 @@ def write_row(st, cfg, b, out):
         out[k] = length
         out[k + PILES] = st[ST_BUILD][b, pile, length - 1] if length else NO_CARD
         k += 1
-
-
-@kernel
-def play_random_traced(st, cfg, policy, scratch, actions, legal, rows, played):
-    """Like :func:`play_random` for the cross-check: for game ``b``, move ``t``, records
-    the action in ``actions[b, t]``, the legal actions before it in ``legal[b, t]``
-    (``WORDS`` uint64 words, bit ``code % 64`` of word ``code // 64``) and the fields
-    of :func:`write_row` after it in ``rows[b, t]``.
-    A game stops after ``actions.shape[1]`` moves, and right after a move that drew
-    from its generator (a deal or a reshuffle: what lies under the piles' tops changed,
-    for the caller to compare whole); ``played[b]``: the moves played by game ``b``."""
-    ints = st[ST_INT]
-    limit = actions.shape[1]
-    generators = st[ST_RNG]
-    for b in range(ints.shape[0]):
-        t = 0
-        while not ints[b, F_OVER] and t < limit:
-            count = legal_list(st, cfg, b, scratch)
-            for w in range(WORDS):
-                legal[b, t, w] = 0
-            for i in range(count):
-                code = scratch[i]
-                legal[b, t, code >> 6] |= np.uint64(1) << np.uint64(code & 63)
-            action = scratch[rng.below(policy, b, count)]
-            actions[b, t] = action
-            before = generators[b]
-            apply(st, cfg, b, action)
-            write_row(st, cfg, b, rows[b, t])
-            t += 1
-            if generators[b] != before:
-                break
-        played[b] = t
