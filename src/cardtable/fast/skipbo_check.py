@@ -39,6 +39,7 @@ import numpy as np
 from ..bots.skipbo import GreedyBot
 from ..core import Rng
 from ..skipbo import GAME, SkipBoRules, SkipBoState
+from ..skipbo.moves import NUM_ACTIONS
 from ..skipbo.state import dealer_of
 from . import skipbo_kernels as k
 from .engines import POLICY_SALT
@@ -239,7 +240,7 @@ def _first_field(reference: dict[str, Any], batch: dict[str, Any]) -> tuple[str,
     return None
 
 
-_POWERS = [1 << code for code in range(k.NUM_ACTIONS)]
+_POWERS = [1 << code for code in range(NUM_ACTIONS)]
 
 
 def _legal_bits(state: SkipBoState) -> int:
@@ -304,9 +305,9 @@ def _check_chunk(
         ref = reference_row(state)
         if ref != row.tolist():
             return mismatch(seeds[b], policy_seeds[b], 0, "deal", ref, row.tolist(), [], names)
-        found = _first_field(reference_fields(state), batch.fields(b))
-        if found is not None:
-            what, ref_value, got = found
+        differs = _first_field(reference_fields(state), batch.fields(b))
+        if differs is not None:
+            what, ref_value, got = differs
             what = f"deal: {what}"
             return mismatch(seeds[b], policy_seeds[b], 0, what, ref_value, got, [], names)
     caches = [_RowCache() for _ in range(size)]
