@@ -38,9 +38,9 @@ from ..fast.skyjo_batch import PHASES, SkyjoBatch
 from ..fast.skyjo_bots import NAMES as BOT_NAMES
 from ..skyjo.rules import SkyjoRules
 from .common import check_max_steps, check_reward_options, resolve_rules
-from .gym_env import ILLEGAL_MODES, SEED_BOUND
+from .gym_env import SEED_BOUND, check_seat_options
 from .skyjo_obs import skyjo_layout
-from .vector import DISABLED, NEXT_STEP, _put
+from .vector import DISABLED, NEXT_STEP, _put, reset_choice, reset_seeds
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -75,19 +75,13 @@ class SkyjoFastVectorEnv(VectorEnv):
         assert isinstance(resolved, SkyjoRules)
         self.rules = resolved
         n = self.num_players = resolved.players
-        names = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
-        if len(names) != n - 1:
-            raise ValueError(f"opponents: one bot name or {n - 1} names, got {len(names)}")
+        names = check_seat_options(n, opponents, seat, illegal)
         unknown = sorted(set(names) - set(BOT_NAMES))
         if unknown:
             raise ValueError(
                 f"the batch engine's opponents are {', '.join(BOT_NAMES)}, not {', '.join(unknown)}"
             )
         self._opponents = np.array([BOT_NAMES.index(name) for name in names], dtype=np.int64)
-        if seat is not None and not 0 <= seat < n:
-            raise ValueError(f"seat must be None or 0..{n - 1}, got {seat!r}")
-        if illegal not in ILLEGAL_MODES:
-            raise ValueError(f"illegal must be 'raise' or 'penalty', got {illegal!r}")
         check_reward_options(reward, reward_at)
         self.fixed_seat = seat
         self.reward_kind = kernels.WIN if reward == "win" else kernels.SCORE
@@ -157,27 +151,8 @@ class SkyjoFastVectorEnv(VectorEnv):
     ) -> tuple[NDArray[np.float32], dict[str, Any]]:
         """Reset every env (or those of ``options["reset_mask"]``), as ``CardtableVectorEnv``."""
         n = self.num_envs
-        if seed is None:
-            seeds: list[int | None] = [None] * n
-        elif isinstance(seed, int):
-            seeds = [seed + index for index in range(n)]
-        else:
-            seeds = list(seed)
-            if len(seeds) != n:
-                raise ValueError(f"a list of seeds needs {n} seeds, got {len(seeds)}")
-        reset_mask = dict(options or {}).get("reset_mask")
-        if reset_mask is None:
-            chosen = np.ones(n, dtype=np.bool_)
-        else:
-            if not isinstance(reset_mask, np.ndarray) or reset_mask.dtype != np.bool_:
-                raise TypeError("options['reset_mask'] must be a numpy array of dtype bool")
-            if reset_mask.shape != (n,):
-                raise ValueError(f"options['reset_mask'] must have shape ({n},)")
-            if not reset_mask.any():
-                raise ValueError("options['reset_mask'] must reset at least one env")
-            if not self._reset_once:
-                raise RuntimeError("the first reset() resets every env (no reset_mask)")
-            chosen = reset_mask.copy()
+        seeds = reset_seeds(seed, n)
+        chosen = reset_choice(dict(options or {}).get("reset_mask"), n, self._reset_once)
         games = np.flatnonzero(chosen).astype(np.int64)
         for index in games.tolist():
             if seeds[index] is not None or self._np_randoms[index] is None:

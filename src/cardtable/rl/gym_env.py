@@ -57,6 +57,22 @@ ILLEGAL_MODES = ("raise", "penalty")
 DEFAULT_OPPONENTS = {"skyjo": "random", "skipbo": "greedy"}
 
 
+def check_seat_options(
+    num_players: int, opponents: str | Sequence[str], seat: int | None, illegal: str
+) -> list[str]:
+    """Check a learner env's ``seat`` and ``illegal`` options; the opponents' bot names,
+    one per other seat (``opponents``: one name for all, or one per other seat)."""
+    if illegal not in ILLEGAL_MODES:
+        raise ValueError(f"illegal must be 'raise' or 'penalty', got {illegal!r}")
+    if seat is not None and not 0 <= seat < num_players:
+        raise ValueError(f"seat must be None or 0..{num_players - 1}, got {seat!r}")
+    others = num_players - 1
+    names = [opponents] * others if isinstance(opponents, str) else list(opponents)
+    if len(names) != others:
+        raise ValueError(f"opponents: one bot name or {others} names, got {len(names)}")
+    return names
+
+
 class CardtableGymEnv(gymnasium.Env[np.ndarray, np.int64]):
     """One seat of ``game_name`` for a single learner, the other seats played by bots."""
 
@@ -84,14 +100,9 @@ class CardtableGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.game_name = game_name
         self.game, self.rules, self.encoder = load(game_name, rules)
         self.num_players: int = self.rules.players  # type: ignore[attr-defined]
-        if seat is not None and not 0 <= seat < self.num_players:
-            raise ValueError(f"seat must be None or 0..{self.num_players - 1}, got {seat!r}")
-        others = self.num_players - 1
         if opponents is None:
             opponents = DEFAULT_OPPONENTS[game_name]
-        names = [opponents] * others if isinstance(opponents, str) else list(opponents)
-        if len(names) != others:
-            raise ValueError(f"opponents: one bot name or {others} names, got {len(names)}")
+        names = check_seat_options(self.num_players, opponents, seat, illegal)
         self.opponent_names = names
         self.bots: list[Bot] = [make_bot(game_name, name) for name in names]
         self.fixed_seat = seat
