@@ -65,7 +65,7 @@ def test_fast_vector_env_same_seed_same_batches_and_bad_calls() -> None:
     with pytest.raises(ValueError, match="random, greedy, not hard"):
         SkyjoFastVectorEnv(2, opponents="hard")
     with pytest.raises(ValueError, match="engine"):
-        make_vector_env("skipbo", 2, engine="fast")
+        make_vector_env("skyjo", 2, engine="fast", sync=True)
     envs = SkyjoFastVectorEnv(2, {"players": 2}, illegal="raise")
     with pytest.raises(RuntimeError, match="reset"):
         envs.step([0, 0])

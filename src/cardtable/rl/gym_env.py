@@ -303,20 +303,22 @@ def make_vector_env(
     Masks come batched in ``infos["action_mask"]`` (shape ``(num_envs, num_actions)``);
     ``reset(seed=s)`` seeds env ``i`` with ``s + i``.
 
-    ``engine="fast"`` (Skyjo, extra ``fast``) gives a
-    :class:`cardtable.rl.fast_vector.SkyjoFastVectorEnv`: the same arrays for the same
-    seeds and actions, every game on the compiled batch engine (random opponents).
+    ``engine="fast"`` (extra ``fast``) gives a
+    :class:`cardtable.rl.fast_vector.SkyjoFastVectorEnv` or ``SkipBoFastVectorEnv``: the
+    same arrays for the same seeds and actions, every game on the compiled batch engine
+    (opponents ``random`` by default, or ``greedy``).
     """
     if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
         raise ValueError(f"num_envs must be at least 1, got {num_envs!r}")
     if engine not in ("reference", "fast"):
         raise ValueError(f"engine must be 'reference' or 'fast', got {engine!r}")
     if engine == "fast":
-        if game_name != "skyjo" or sync:
-            raise ValueError("engine='fast' is the Skyjo batch engine's vector env (no sync)")
-        from .fast_vector import SkyjoFastVectorEnv
+        if game_name not in ("skyjo", "skipbo") or sync:
+            raise ValueError("engine='fast' is a batch engine's vector env (no sync)")
+        from .fast_vector import SkipBoFastVectorEnv, SkyjoFastVectorEnv
 
-        return SkyjoFastVectorEnv(num_envs, **kwargs)
+        kind = SkyjoFastVectorEnv if game_name == "skyjo" else SkipBoFastVectorEnv
+        return kind(num_envs, **kwargs)
     if sync:
         vector_options = {}
         if "autoreset_mode" in kwargs:
