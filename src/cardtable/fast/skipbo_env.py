@@ -43,9 +43,7 @@ def encode(st, cfg, b, seat, out):
         out[(ints[b, k.F_CURRENT] - seat) % n] = 1.0
     o = n
     hand = o
-    seen = (
-        o + k.CARDS + 2 * n + n * _ONE_HOT + n * k.PILES * (1 + _ONE_HOT + _DEPTH) + k.PILES + 2
-    )
+    seen = o + k.CARDS + 2 * n + n * _ONE_HOT + n * k.PILES * (1 + _ONE_HOT + _DEPTH) + k.PILES + 2
     for card in range(k.CARDS):
         count = st[k.ST_HAND][b, seat * k.CARDS + card]
         out[hand + card] = count
