@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from cardtable.bots.base import RandomBot
+from cardtable.bots.skipbo import GreedyBot
 from cardtable.core import IllegalMoveError, Rng
 from cardtable.fast import skipbo_kernels as k
 from cardtable.fast.engines import POLICY_SALT, batch_engine
@@ -78,7 +79,7 @@ def test_cross_check_sample(rules: SkipBoRules) -> None:
 
 @pytest.mark.parametrize("rules", GREEDY_SETS, ids=GREEDY_IDS)
 def test_the_compiled_greedy_bot_chooses_as_the_python_bot(rules: SkipBoRules) -> None:
-    report = cross_check(rules, range(500, 530), bot="greedy")
+    report = cross_check(rules, range(500, 530), bot="greedy", choose=GreedyBot().choose)
     assert_agrees(report)
     assert report.games == 30 and report.stock_wins > 0
 
@@ -95,7 +96,7 @@ def test_cross_check_ten_thousand_games(rules: SkipBoRules) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("rules", GREEDY_SETS, ids=GREEDY_IDS)
 def test_greedy_cross_check_ten_thousand_games(rules: SkipBoRules) -> None:
-    report = cross_check(rules, range(10_000), bot="greedy")
+    report = cross_check(rules, range(10_000), bot="greedy", choose=GreedyBot().choose)
     assert_agrees(report)
     assert report.games == 10_000
 

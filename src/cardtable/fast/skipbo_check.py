@@ -6,8 +6,8 @@ the legal actions before it, the state after it), and replays each game through 
 reference :class:`cardtable.skipbo.SkipBoState` from the same seed, requiring:
 
 - before every move, the same legal actions; with a bot other than random, the
-  same choice as the Python bot (:class:`cardtable.bots.skipbo.GreedyBot`) with the
-  same generator;
+  same choice as the Python bot (``choose``: :class:`cardtable.bots.skipbo.GreedyBot`'s)
+  with the same generator;
 - after every move, the same state: seat to move, round, starter, turn and idle
   counters, the built flag, pile sizes, the game-over flag, moves, finished rounds
   and the last one's points, winners, turns and blocked flag, the blocked run, the
@@ -31,12 +31,11 @@ naming the seed and the step, so that it can be replayed
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
 
-from ..bots.skipbo import GreedyBot
 from ..core import Rng
 from ..skipbo import GAME, SkipBoRules, SkipBoState
 from ..skipbo.moves import NUM_ACTIONS
@@ -256,21 +255,29 @@ def cross_check(
     seeds: Iterable[int],
     *,
     bot: str = "random",
+    choose: Callable[[SkipBoState, Rng], int] | None = None,
     full: bool = False,
     chunk: int = 32,
     trace_moves: int = 256,
 ) -> CheckReport:
     """Play the games of ``seeds`` in the batch engine with ``bot`` at every seat and
     replay them through the reference (``chunk`` games at a time, traced up to
-    ``trace_moves`` moves at a time); stops at the first mismatch."""
+    ``trace_moves`` moves at a time); stops at the first mismatch. With a compiled bot
+    other than random, ``choose`` is the Python bot's ``choose`` (``GreedyBot().choose``;
+    this package may not import the bots), whose choice must be the compiled one's at
+    every move."""
     if bot not in BOTS:
         raise ValueError(f"bot must be one of {', '.join(BOTS)}, got {bot!r}")
+    if (bot == "random") != (choose is None):
+        raise ValueError("give choose (the Python bot's) for a bot other than random only")
     all_seeds = list(seeds)
     names = field_names(rules.players)
     report = CheckReport()
     for start in range(0, len(all_seeds), chunk):
         part = all_seeds[start : start + chunk]
-        report.mismatch = _check_chunk(rules, part, names, bot, 1 if full else trace_moves, report)
+        report.mismatch = _check_chunk(
+            rules, part, names, bot, choose, 1 if full else trace_moves, report
+        )
         if report.mismatch is not None:
             break
     return report
@@ -281,6 +288,7 @@ def _check_chunk(
     seeds: list[int],
     names: list[str],
     bot: str,
+    choose: Callable[[SkipBoState, Rng], int] | None,
     trace_moves: int,
     report: CheckReport,
 ) -> Mismatch | None:
@@ -294,7 +302,6 @@ def _check_chunk(
     policy = seeds_array(policy_seeds, size)
     kind = BOTS.index(bot)
     states = [GAME.new_state(rules, seed) for seed in seeds]
-    greedy = GreedyBot()
     # The Python bot's generator (greedy draws nothing, but is given one as in a game).
     rngs = [Rng(seed) for seed in policy_seeds]
     actions_of: list[list[int]] = [[] for _ in range(size)]
@@ -329,7 +336,7 @@ def _check_chunk(
                 actions[b, :count].tolist(),
                 legal[b, :count].tolist(),
                 rows[b, :count].tolist(),
-                greedy if bot == "greedy" else None,
+                choose,
                 rngs[b],
                 caches[b],
                 actions_of[b],
@@ -369,7 +376,7 @@ def _check_segment(
     actions: list[int],
     legal: list[list[int]],
     rows: list[list[int]],
-    bot: GreedyBot | None,
+    choose: Callable[[SkipBoState, Rng], int] | None,
     rng: Rng,
     cache: _RowCache,
     history: list[int],
@@ -384,8 +391,8 @@ def _check_segment(
         ref_bits = _legal_bits(state)
         if ref_bits != bits:
             return step, "legal actions", _codes(ref_bits), _codes(bits)
-        if bot is not None:
-            chosen = bot.choose(state, rng)
+        if choose is not None:
+            chosen = choose(state, rng)
             if chosen != action:
                 return step, "bot choice", chosen, action
         round_before, done_before = state.round_index, len(state.completed)
