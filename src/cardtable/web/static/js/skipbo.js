@@ -2,7 +2,7 @@
 import { backFace, emptyFace, skipboFace, skipboName } from "./cards.js";
 import { h } from "./dom.js";
 import { icon } from "./icons.js";
-import { t } from "./i18n.js";
+import { t, whose } from "./i18n.js";
 
 export const game = "skipbo";
 
@@ -11,6 +11,10 @@ const FAN_MAX = 6;
 
 export function current(view) {
   return view.current;
+}
+
+export function seatCount(view) {
+  return view.players.length;
 }
 
 export function legalActions(view) {
@@ -60,8 +64,8 @@ function discardPile(view, seat, index, ctx, interactive) {
   const cards = view.players[seat].discards[index];
   const names = cards.map(skipboName);
   const label = cards.length
-    ? t("web.skipbo.discard_pile", { n: index + 1, name: ctx.name(seat), cards: names.join(", "), top: names[names.length - 1] })
-    : t("web.skipbo.discard_empty", { n: index + 1, name: ctx.name(seat) });
+    ? t(whose("web.skipbo.discard_pile", seat, ctx.me), { n: index + 1, name: ctx.name(seat), cards: names.join(", "), top: names[names.length - 1] })
+    : t(whose("web.skipbo.discard_empty", seat, ctx.me), { n: index + 1, name: ctx.name(seat) });
   const fan = h(interactive ? "button" : "div", {
     class: "fan card",
     type: interactive ? "button" : null,
@@ -81,8 +85,8 @@ function discardPile(view, seat, index, ctx, interactive) {
 function stockPile(view, seat, ctx, interactive) {
   const p = view.players[seat];
   const label = p.stock_size
-    ? t("web.skipbo.stock_pile", { name: ctx.name(seat), card: skipboName(p.stock_top), count: p.stock_size })
-    : t("web.skipbo.stock_empty", { name: ctx.name(seat) });
+    ? t(whose("web.skipbo.stock_pile", seat, ctx.me), { name: ctx.name(seat), card: skipboName(p.stock_top), count: p.stock_size })
+    : t(whose("web.skipbo.stock_empty", seat, ctx.me), { name: ctx.name(seat) });
   return h("div", { class: "pilebox stockbox" },
     cardButton(`stock:${seat}`, label, p.stock_size ? skipboFace(p.stock_top) : emptyFace(), interactive, "pile stock"),
     h("span", { class: "pilename", "aria-hidden": "true" }, t("web.skipbo.stock_short", { count: p.stock_size })));
@@ -93,7 +97,8 @@ function playerPanel(view, seat, ctx, opts = {}) {
   const p = view.players[seat];
   const turn = current(view) === seat;
   const interactive = ctx.interactive && (mine || partner);
-  const discards = h("div", { class: "discards", role: "group", "aria-label": t("web.skipbo.discards_of", { name: ctx.name(seat) }) });
+  if (ctx.compact && !mine && !partner) return compactPanel(view, seat, ctx, turn);
+  const discards = h("div", { class: "discards", role: "group", "aria-label": t(whose("web.skipbo.discards_of", seat, ctx.me), { name: ctx.name(seat) }) });
   for (let i = 0; i < 4; i++) discards.append(discardPile(view, seat, i, ctx, interactive));
   const panel = h("section", {
     class: `player${mine ? " mine" : ""}${partner ? " partner" : ""}${turn ? " turn" : ""}`,
@@ -108,6 +113,30 @@ function playerPanel(view, seat, ctx, opts = {}) {
       view.rules.rounds ? h("span", { class: "score" }, " · ", t("web.score.points_short", { points: p.score })) : null)),
   h("div", { class: "row" }, stockPile(view, seat, ctx, interactive), discards));
   return panel;
+}
+
+// Another player on a phone: one line (name, turn, stock top and size, cards in hand)
+// that opens the player's piles when tapped.
+function compactPanel(view, seat, ctx, turn) {
+  const p = view.players[seat];
+  const open = ctx.expanded(seat);
+  const stock = p.stock_size ? t("web.skipbo.stock_line", { card: skipboName(p.stock_top), count: p.stock_size }) : t("web.skipbo.stock_short", { count: 0 });
+  const line = h("button", {
+    type: "button", class: "seattoggle", "aria-expanded": open ? "true" : "false", dataset: { key: `seat-toggle-${seat}` },
+    onclick: () => ctx.toggle(seat),
+  },
+  h("span", { class: "who" }, turn ? [icon("turn", "turnmark"), " "] : null, ctx.name(seat), ctx.presence(seat)),
+  h("span", { class: "nums" }, stock, " · ",
+    h("span", { class: "handcount", "data-id": `handof:${seat}`, "aria-label": t("web.skipbo.hand_size", { count: p.hand_size }) },
+      icon("cards"), " ", String(p.hand_size)),
+    view.rules.rounds ? h("span", { class: "score" }, " · ", t("web.score.points_short", { points: p.score })) : null));
+  const discards = h("div", { class: "discards", role: "group", "aria-label": t(whose("web.skipbo.discards_of", seat, ctx.me), { name: ctx.name(seat) }) });
+  if (open) for (let i = 0; i < 4; i++) discards.append(discardPile(view, seat, i, ctx, false));
+  return h("section", {
+    class: `player compact${open ? " open" : ""}${turn ? " turn" : ""}`,
+    "aria-label": ctx.name(seat),
+    dataset: { seat: String(seat) },
+  }, line, open ? h("div", { class: "row" }, stockPile(view, seat, ctx, false), discards) : null);
 }
 
 export function render(view, ctx) {
