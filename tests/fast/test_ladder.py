@@ -18,7 +18,7 @@ from cardtable.skyjo import SkyjoRules
 @pytest.mark.parametrize(
     ("game", "rules", "games"),
     [
-        (SKYJO, SkyjoRules(), 24),
+        (SKYJO, SkyjoRules(players=2), 24),
         (SKYJO, SkyjoRules(players=3), 12),
         (SKIPBO, SkipBoRules(stock_size=10), 24),
         (SKIPBO, SkipBoRules(players=4, teams=True, stock_size=8), 8),
