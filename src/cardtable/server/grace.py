@@ -63,4 +63,5 @@ class DisconnectGrace:
             self.away.add(seat)
             log.info("room %s: seat %d away, a bot plays it", room.code, seat)
             room.broadcast_raw(room.presence())
+            room.clock.update()  # an away seat has no clock: its bot plays at once
             room.bots.schedule()
