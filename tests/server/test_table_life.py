@@ -3,16 +3,20 @@ bot, and the table chat with its reactions. Time is a fake clock the tests move 
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from starlette.testclient import TestClient
 
 from cardtable.server.app import create_app
 from cardtable.server.chat import HISTORY, REACTIONS, clean_text
+from cardtable.server.config import ServerConfig
 from cardtable.server.errors import RoomError
 from cardtable.server.protocol import ReactionMessage
+from cardtable.server.table import Table
 from cardtable.server.tableopts import TableOptions
 
 from .helpers import Client, config, create_room, is_move_event, join, start
@@ -400,3 +404,64 @@ def test_chat_text_is_one_clean_line():
     with pytest.raises(RoomError):
         clean_text("\u200f\x00")
     assert set(REACTIONS) == set(ReactionMessage.model_fields["reaction"].annotation.__args__)
+
+
+# --- in a cluster -------------------------------------------------------------------
+def test_a_node_that_lost_the_room_cannot_commit_a_timed_out_turn(postgres_url):
+    from .test_cluster import _eventually
+
+    def node(name: str) -> Table:
+        # Long leases: no lease round tells A it lost the room; only the fence does.
+        table = Table(
+            ServerConfig(
+                db_url=postgres_url,
+                node_id=name,
+                lease_seconds=60.0,
+                bot_pause=0.0,
+                bot_processes=0,
+                grace_seconds=600.0,
+            )
+        )
+        table.clock = clock
+        return table
+
+    clock = FakeClock()
+
+    async def scenario() -> None:
+        a = node("node-a")
+        await a.open()
+        b = node("node-b")
+        try:
+            created = await a.create_room(
+                "skyjo", {"players": 2}, None, "Ann", "198.51.100.1", {"turn_seconds": 10}
+            )
+            code = created["code"]
+            await a.rooms[code].lobby.join("Ben", None)
+            await a.rooms[code].lobby.start(created["host_token"])
+            old = a.rooms[code]
+            assert old.clock.seat is not None
+            # Node B takes the room over (A paused past its lease, say): a new epoch.
+            await b.open()
+            adopted = await b.adopt(code, force=True)
+            assert adopted is not None and adopted.epoch == old.epoch + 1
+            assert adopted.clock.seat == old.clock.seat and adopted.clock.remaining() == 10
+            # A's clock runs out: its bot's move is fenced, and A drops the room.
+            clock.now += 11
+            old.clock.wake()
+            assert await _eventually(lambda: _true(code not in a.rooms))
+            assert old.closed and len(old.state.history) == 0
+            # B's clock ran out too: B's bot plays the turn, on B's epoch.
+            adopted.clock.wake()
+            assert await _eventually(lambda: _true(len(adopted.state.history) > 0))
+            async with b.storage._engine().connect() as connection:
+                logged = (await connection.execute(sa.text("SELECT count(*) FROM moves"))).scalar()
+            assert logged == len(adopted.state.history)
+        finally:
+            await a.close()
+            await b.close()
+
+    asyncio.run(scenario())
+
+
+async def _true(value: bool) -> bool:
+    return value
