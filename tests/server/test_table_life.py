@@ -86,7 +86,8 @@ def test_a_bad_table_option_is_refused_naming_the_field(tmp_path, table, field):
         assert error["error"] == "bad_table_options" and error["field"] == field
         assert field in error["reason"]
         if field == "turn_seconds":
-            assert error["allowed_params"] == {"min": 10, "max": 600}
+            assert error["allowed_key"] == "allowed.turn_seconds"
+            assert error["allowed_params"] == {"low": 10, "high": 600}
             assert "10 to 600" in error["reason"]
         assert http.app.state.table.rooms == {}
 

@@ -53,8 +53,8 @@ class TableOptions:
                     field,
                     f"no table option {field[:40]!r}; the table options are {', '.join(known)}",
                     ", ".join(known),
-                    "web.tableopt.known",
-                    {"names": ", ".join(known)},
+                    "allowed.unknown",
+                    {"known": ", ".join(known)},
                 )
             if field == "turn_seconds":
                 if (
@@ -67,12 +67,12 @@ class TableOptions:
                         f"turn_seconds must be 0 (no limit) or a whole number of seconds from "
                         f"{TURN_SECONDS_MIN} to {TURN_SECONDS_MAX}",
                         f"0 or {TURN_SECONDS_MIN}-{TURN_SECONDS_MAX}",
-                        "web.tableopt.turn_seconds_range",
-                        {"min": TURN_SECONDS_MIN, "max": TURN_SECONDS_MAX},
+                        "allowed.turn_seconds",
+                        {"low": TURN_SECONDS_MIN, "high": TURN_SECONDS_MAX},
                     )
             elif not isinstance(value, bool):
                 raise _refused(
-                    field, f"{field} must be true or false", "true, false", "web.tableopt.bool", {}
+                    field, f"{field} must be true or false", "true, false", "allowed.bool", {}
                 )
             values[field] = value
         return TableOptions(**values)
