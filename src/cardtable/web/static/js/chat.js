@@ -100,7 +100,7 @@ export class TableChat {
     const list = h("ol", { class: "chatlist", id: "chat-list", "aria-live": "polite", "aria-label": t("web.chat.title") },
       this.lines.slice(-KEPT).map((line) => line.kind === "chat"
         ? h("li", { class: "chatline", dataset: { id: String(line.id) } },
-          h("span", { class: "chatwho" }, TableChat.author(line, name)), " ",
+          h("span", { class: "chatwho" }, TableChat.author(line, name)), ": ",
           h("span", { class: "chattext" }, line.text))
         : h("li", { class: "chatline reaction" },
           h("span", { class: "chatwho" }, TableChat.author(line, name)), " ",

@@ -10,9 +10,11 @@ export const TURN_SECONDS_MIN = 10;
 export const TURN_SECONDS_MAX = 600;
 
 export class TableOptionsForm {
-  // `send(options)` sends a `table` message (false when offline).
-  constructor(send) {
+  // `send(options)` sends a `table` message (false when offline); `redrawing()` is
+  // true while the page is being patched (a field's blur then is not the user's).
+  constructor(send, redrawing = () => false) {
     this.send = send;
+    this.redrawing = redrawing;
     this.draft = null; // the turn limit being typed, not yet sent
     this.problem = null; // the text of a refused or invalid limit
   }
@@ -26,6 +28,7 @@ export class TableOptionsForm {
   }
 
   commit(raw, current) {
+    if (this.redrawing()) return;
     const read = TableOptionsForm.read(raw);
     if (read.problem) { this.problem = read.problem; return; }
     this.problem = null;
@@ -64,7 +67,7 @@ export class TableOptionsForm {
       h("label", { class: "check", for: "table-spectator-chat" },
         h("input", {
           type: "checkbox", id: "table-spectator-chat", checked: Boolean(options.spectator_chat), dataset: { key: "table-spectator-chat" },
-          onchange: (e) => this.send({ spectator_chat: e.currentTarget.checked }),
+          onchange: (e) => { if (!this.redrawing()) this.send({ spectator_chat: e.currentTarget.checked }); },
         }), " ", t("web.tableopt.spectator_chat")));
   }
 }
