@@ -65,12 +65,12 @@ export class TurnTimer {
 
   // The log line of a `turn_timeout` notice (worded when drawn, see lineText).
   static timeoutLine(seat) {
-    return { seat, timeout: true, parts: [{ key: "web.log.turn_timeout", params: { player: { seat } } }] };
+    return { seat, timeout: true, parts: [{ key: "web.timer.timeout_line", params: { player: { seat } } }] };
   }
 
   // The lines of a move the bot played for a timed-out seat say so.
   markBotLines(lines, seat) {
     if (this.timedOut === null || seat !== this.timedOut) return lines;
-    return lines.map((line) => ({ ...line, parts: [...line.parts, { key: "web.log.played_by_bot", params: { player: { seat } } }] }));
+    return lines.map((line) => ({ ...line, parts: [...line.parts, { key: "web.timer.played_by_bot", params: { player: { seat } } }] }));
   }
 }
