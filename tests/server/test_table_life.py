@@ -214,12 +214,17 @@ def test_a_player_who_moves_while_the_bot_finishes_their_turn_takes_it_back(tmp_
             late.ws.portal.call(room.clock.wake)
             late.until(lambda m: m["type"] == "notice" and m["code"] == "turn_timeout")
             assert room.bot_for(seat) == "greedy"
-            late.move(late.view["legal_actions"][0])
+            # A refused move takes nothing back: the bot still finishes the turn.
+            legal = late.view["legal_actions"]
+            late.move(next(a for a in range(1000) if a not in legal))
+            assert late.error()["code"] in ("illegal_move", "bad_move")
+            assert room.clock.timed_out == seat and room.clock.deadline is None
+            late.move(legal[0])
             late.until(is_move_event)
-            assert room.clock.timed_out is None
+            assert room.clock.timed_out is None and room.bot_for(seat) is None
             # Same player still to move (a Skyjo set-up has two flips): their clock again.
-            if room.state.current_player == seat:
-                assert room.clock.seat == seat and room.clock.remaining() == 10
+            assert room.state.current_player == seat
+            assert room.clock.seat == seat and room.clock.remaining() == 10
 
 
 def test_a_restored_room_starts_the_clock_again(tmp_path):

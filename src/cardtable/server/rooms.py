@@ -345,10 +345,10 @@ class Room:
                     self.game.check_action(action)
                 except ActionCodeError as error:
                     raise RoomError("bad_move", str(error)) from None
+            await self.commit_move(seat, action)
             # A move of the player's own while a bot finishes their timed-out turn takes
             # the turn back (the bot's answer, for an older version, is dropped).
             self.clock.taken_back(seat)
-            await self.commit_move(seat, action)
         metrics = self.table.metrics
         metrics.move_seconds.observe(time.perf_counter() - began)
         metrics.moves["human"] += 1

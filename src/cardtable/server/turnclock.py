@@ -103,9 +103,11 @@ class TurnClock:
         self.wake()
 
     def taken_back(self, seat: int) -> None:
-        """``seat``'s player moved while a bot was finishing their turn: it is theirs."""
+        """``seat``'s player moved while a bot was finishing their turn: it is theirs,
+        and if it goes on, so does their clock (the caller holds the lock)."""
         if self.timed_out == seat:
             self.timed_out = None
+            self.update()
 
     def wake(self) -> None:
         """Look at the clock again now (after a change, or a test moved the time on)."""
