@@ -45,10 +45,22 @@ def test_chat_spectator_rule_and_a_timed_out_turn_played_by_a_bot(server, browse
     assert chat_lines(bob) == ["Alice: Hello <b>Bob</b> & co"]
     assert bob.locator("#chat-list b").count() == 0
     assert alice.input_value("#chat-input") == ""
-    say(bob, "Hi Alice")
-    wait_lines(watcher, 2)
-    assert chat_lines(watcher) == ["Alice: Hello <b>Bob</b> & co", "Bob: Hi Alice"]
-    assert chat_lines(alice) == ["Alice (you): Hello <b>Bob</b> & co", "Bob: Hi Alice"]
+    # What Bob is typing survives a message arriving meanwhile (the page is patched).
+    bob.click("#chat-input")
+    bob.keyboard.type("Hi Al")
+    say(alice, "Are you there?")
+    wait_lines(bob, 2)
+    assert bob.input_value("#chat-input") == "Hi Al"
+    assert bob.evaluate("document.activeElement.id") == "chat-input"
+    bob.keyboard.type("ice?")
+    bob.keyboard.press("Enter")
+    wait_lines(watcher, 3)
+    assert chat_lines(watcher) == [
+        "Alice: Hello <b>Bob</b> & co",
+        "Alice: Are you there?",
+        "Bob: Hi Alice?",
+    ]
+    assert chat_lines(alice)[0] == "Alice (you): Hello <b>Bob</b> & co"
     # The field holds what the server allows.
     assert alice.get_attribute("#chat-input", "maxlength") == "200"
     # The spectator reads but has nothing to write with.
@@ -80,8 +92,8 @@ def test_chat_spectator_rule_and_a_timed_out_turn_played_by_a_bot(server, browse
     alice.click("#table-spectator-chat")
     watcher.wait_for_selector("#chat-input", timeout=TIMEOUT)
     say(watcher, "Good luck")
-    wait_lines(alice, 3)
-    assert chat_lines(alice)[2] == "Spectator 1: Good luck"
+    wait_lines(alice, 4)
+    assert chat_lines(alice)[3] == "Spectator 1: Good luck"
     alice.screenshot(path=shots / "table-life-lobby.png", full_page=True)
 
     start(alice)
@@ -104,8 +116,8 @@ def test_chat_spectator_rule_and_a_timed_out_turn_played_by_a_bot(server, browse
     )
     # The chat goes on during the game, and the late player keeps the seat: on the next
     # turn they play themselves.
-    say(other, "Are you there?")
-    wait_lines(late, 4)
+    say(other, "Still there?")
+    wait_lines(late, 5)
     other.screenshot(path=shots / "table-life-timeout.png", full_page=True)
     for _ in range(40):
         if late.locator(".tgt-legal, .src-legal").count():

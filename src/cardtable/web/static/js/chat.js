@@ -119,9 +119,8 @@ export class TableChat {
         h("label", { for: "chat-input", class: "sr-only" }, t("web.chat.label")),
         h("input", {
           id: "chat-input", maxlength: MAX_CHAT, autocomplete: "off", value: this.draft, placeholder: t("web.chat.placeholder"),
+          // The table's keys (arrows, "?") leave a text field alone (keys.js).
           dataset: { key: "chat-input" }, oninput: (e) => { this.draft = e.currentTarget.value; },
-          // The table's keys (arrows, Enter, "?") are for the cards, not while typing.
-          onkeydown: (e) => { e.stopPropagation(); },
         }),
         h("button", { type: "submit", id: "chat-send" }, t("web.chat.send"))));
     } else {
