@@ -169,6 +169,7 @@ def test_a_turn_that_runs_out_is_played_by_a_bot_and_the_player_keeps_the_seat(t
             notice = watcher.until(lambda m: m["type"] == "notice")
             assert notice["code"] == "turn_timeout" and notice["seat"] == seat
             assert notice["bot"] == "greedy"
+            assert "cardtable_turn_timeouts_total 1" in http.get("/metrics").text
             played = watcher.until(is_move_event)
             assert played["outcome"]["seat"] == seat
             # Once the turn passes, the next player's clock starts from the full limit.
