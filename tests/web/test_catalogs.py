@@ -49,7 +49,11 @@ def test_dynamic_keys_exist():
         assert f"web.rules.{game}_title" in english
         assert f"web.rules.{game}.1.title" in english
         for option in info["options"]:
-            assert f"web.opt.{game}.{option['name']}" in english
+            # Labelled by the rules options' own key, not by a copy of the page's.
+            assert option["label"] == f"option.{game}.{option['name']}"
+            assert f"web.opt.{game}.{option['name']}" not in english
+            for lang in LANGUAGES:
+                assert option["label"] in browser_catalog(lang)
         for bot in info["bots"]:
             assert f"web.bot.{bot}" in english
     for code in _known_errors():

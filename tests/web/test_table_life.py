@@ -109,6 +109,9 @@ def test_chat_spectator_rule_and_a_timed_out_turn_played_by_a_bot(server, browse
         page.wait_for_selector(".loglist li.timeout", timeout=TIMEOUT + LIMIT * 1000)
     notice = other.locator(".loglist li.timeout").first.inner_text()
     assert notice == f"Time is up for {late_name}: a bot plays this turn."
+    # The late player's own log says it to them.
+    mine = late.locator(".loglist li.timeout").first.inner_text()
+    assert mine == "Your time is up: a bot plays this turn."
     other.wait_for_function(
         "[...document.querySelectorAll('.loglist li')].some(li => "
         f"li.textContent.endsWith('(played by a bot for {late_name})'))",

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from .pages import (
     TIMEOUT,
     create_table,
@@ -74,7 +72,7 @@ def shots_dir() -> Any:
     return SHOTS
 
 
-def changed(page: Any, before: str, seconds: float = 5.0) -> bool:
+def changed(page: Any, before: str, seconds: float = 10.0) -> bool:
     for _ in range(int(seconds / 0.05)):
         if version(page) != before or over(page):
             return True
@@ -83,7 +81,7 @@ def changed(page: Any, before: str, seconds: float = 5.0) -> bool:
 
 
 def play(page: Any, step: Any, limit: int = 400) -> tuple[int, int]:
-    moves = drags = retries = lost = 0
+    moves = drags = retries = 0
     while not over(page):
         assert moves < limit, "the game did not end"
         if dismiss_round_summary(page):
@@ -100,14 +98,12 @@ def play(page: Any, step: Any, limit: int = 400) -> tuple[int, int]:
             continue
         drags += made
         if not changed(page, before):
-            # A touch the page did not act on. Scrolling a card under the sticky turn
-            # bar caused most (fixed); one in a few Skyjo games under heavy load still
-            # goes unanswered, not yet explained: kept as a screenshot, tried again,
-            # and allowed at most five times per game (open, issue 19).
-            lost += 1
+            # A touch the page did not act on: a tap that selected nothing, a drag that
+            # landed nowhere (issue 19: the page waited for the click Chromium makes
+            # from a tap, and now and then it made none; taps are now acted on when the
+            # finger is lifted). Kept as a screenshot for the reviewer.
             page.screenshot(path=shots_dir() / f"touch-lost-at-version-{before}.png")
-            assert lost <= 5, f"touches were lost (the last at version {before})"
-            continue
+            raise AssertionError(f"a touch was left unanswered at version {before}")
         moves += 1
     return moves, drags
 
@@ -141,17 +137,6 @@ def skipbo_touch(page: Any) -> int:
     return 0
 
 
-#: Open bug of issue 19: on the 375 px phone table some touches go unanswered (a tap that
-#: selects nothing, a drag that lands nowhere), more often than the few that play()
-#: tolerates, in about half the runs. The games are still played and checked to the end
-#: when the bug does not strike; a run it strikes reports XFAIL instead of failing CI.
-#: Remove this marker when the cause is fixed (screenshots: artifacts/screenshots/).
-LOST_TOUCHES = pytest.mark.xfail(
-    reason="issue 19: touches sometimes unanswered on the phone table", raises=AssertionError
-)
-
-
-@LOST_TOUCHES
 def test_a_whole_skyjo_game_by_touch(server, browser, shots):
     page = phone(browser, server)
     create_table(page, "skyjo", "Alice", {"players": 2, "end_score": 20}, ["greedy"])
@@ -164,7 +149,6 @@ def test_a_whole_skyjo_game_by_touch(server, browser, shots):
     page.context.close()
 
 
-@LOST_TOUCHES
 def test_a_whole_skipbo_game_by_touch(server, browser, shots):
     page = phone(browser, server)
     create_table(page, "skipbo", "Alice", {"players": 2, "stock_size": 5}, ["greedy"])
@@ -173,5 +157,41 @@ def test_a_whole_skipbo_game_by_touch(server, browser, shots):
     moves, drags = play(page, skipbo_touch)
     assert moves >= 5 and drags >= 5, (moves, drags)
     page.screenshot(path=shots / "touch-skipbo-375.png")
+    assert not page.errors
+    page.context.close()
+
+
+def test_a_tap_is_answered_when_the_finger_lifts_even_with_no_click_after_it(server, browser):
+    """Chromium now and then makes no click from a tap (traced after a finger drag); the
+    page acts on the lifted pointer, and the click that usually follows is not acted on
+    a second time (which would drop the selection again)."""
+    page = phone(browser, server)
+    create_table(page, "skipbo", "Alice", {"players": 2, "stock_size": 5}, ["greedy"])
+    start(page)
+    page.wait_for_selector('.src-legal[data-id^="hand:"]', timeout=TIMEOUT)
+    card = ids(page, '.src-legal[data-id^="hand:"]')[0]
+    selected = f'[data-id="{card}"].selected'
+    # A pointer pressed and lifted with no click after it (as the traced lost taps).
+    page.eval_on_selector(
+        f'[data-id="{card}"]',
+        """el => {
+          const r = el.getBoundingClientRect();
+          const at = { bubbles: true, pointerId: 77, pointerType: "touch", isPrimary: true,
+                       clientX: r.left + r.width / 2, clientY: r.top + r.height / 2, button: 0 };
+          el.dispatchEvent(new PointerEvent("pointerdown", at));
+          el.dispatchEvent(new PointerEvent("pointerup", at));
+        }""",
+    )
+    page.wait_for_selector(selected, timeout=TIMEOUT)
+    assert page.locator('.tgt-legal[data-id^="disc:"]').count() == 4
+    # A real tap: the pointer's release and then Chromium's click; it unselects once.
+    tap(page, card)
+    page.wait_for_function(f"!document.querySelector('{selected}')", timeout=TIMEOUT)
+    page.wait_for_timeout(300)  # the click after the tap, if it were acted on, reselects
+    assert not page.locator(selected).count()
+    tap(page, card)
+    page.wait_for_selector(selected, timeout=TIMEOUT)
+    page.wait_for_timeout(300)
+    assert page.locator(selected).count()
     assert not page.errors
     page.context.close()

@@ -24,7 +24,8 @@ HIDDEN = {"turn_limit", "edition"}
 
 
 def option_entry(game_name: str, name: str) -> JSON:
-    """One option for the page: name, ``type`` (``int`` or ``bool``), ``optional`` (None
+    """One option for the page: name, ``label`` (the catalog key of its label, the one
+    every client shows), ``type`` (``int`` or ``bool``), ``optional`` (None
     lets the rules choose), ``default``; for a whole number its ``min`` and ``max`` for
     any player count, and when the largest value depends on the player count, the
     engine's largest for each count (``max_by_players``, keyed by the count as text), so
@@ -32,6 +33,7 @@ def option_entry(game_name: str, name: str) -> JSON:
     spec = next(spec for spec in option_specs(game_name) if spec.name == name)
     entry: JSON = {
         "name": spec.name,
+        "label": spec.label,
         "type": spec.kind,
         "optional": spec.optional,
         "default": spec.default,

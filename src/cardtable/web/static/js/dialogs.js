@@ -93,7 +93,7 @@ export function summaryDialog(r, view, game) {
   }
   if (summary && summary.game === "skyjo") {
     if (over) body.push(h("h3", {}, t("web.summary.round_title", { round: summary.round })));
-    body.push(skyjo.renderRoundSummary(summary, { name }));
+    body.push(skyjo.renderRoundSummary(summary, { name, me: ctx.seat }));
   } else if (summary && summary.game === "skipbo" && view.rules.rounds) {
     body.push(skipbo.renderRoundSummary(summary, { name }, view));
   } else if (over && game === skyjo) {

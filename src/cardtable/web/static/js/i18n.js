@@ -61,6 +61,12 @@ export function t(key, params = {}) {
   });
 }
 
+// The key of a text about what belongs to `seat`: its "_you" form when that seat is the
+// reader's own ("Your stock pile", "Votre talon", not "Alice (you)'s stock pile").
+export function whose(key, seat, me) {
+  return me !== null && me !== undefined && seat === me && has(`${key}_you`) ? `${key}_you` : key;
+}
+
 export function has(key) {
   return Object.prototype.hasOwnProperty.call(catalog, key) || Object.prototype.hasOwnProperty.call(catalog, `${key}.other`);
 }

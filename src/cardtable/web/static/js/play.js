@@ -4,13 +4,16 @@
 
 import { reducedMotion } from "./dom.js";
 
+const SLOP = 8; // px a pointer may move and still tap
+
 export class Picker {
   constructor(onPlay) {
     this.onPlay = onPlay;
     this.actions = [];
     this.selected = null;
     this.dragging = null;
-    this.suppressClick = false;
+    this.pressed = null; // {id, x, y, pointer} of a press on a card or pile, until it is released
+    this.released = new Set(); // the pointers whose last release was acted on (their click is skipped)
     this.root = null;
     this.waiting = false; // a move was sent and its answer (the next legal moves) is awaited
     this.onChange = () => {};
@@ -109,24 +112,33 @@ export class Picker {
   // starts after a few pixels. A drag may start on a card while the answer to the last
   // move is awaited (or a card is still landing): it is judged when it is dropped, against
   // the legal moves known then, so a quick second move is not lost.
+  //
+  // A tap (or a mouse click) is acted on when the pointer is lifted, not on the `click`
+  // that follows: Chromium makes that click from its tap gesture, and on a touch screen it
+  // now and then makes none (traced: a tap just after a finger drag had its pointerdown,
+  // pointerup and touchend but no click), which left the tap unanswered. The click that
+  // does follow a pointer's release is then skipped; a click with no pointer before it
+  // (Enter or Space on a focused card) is acted on as before.
   attach(root) {
     root.addEventListener("click", (event) => {
       const el = event.target.closest("[data-id]");
       if (!el || !root.contains(el)) return;
-      if (this.suppressClick) { this.suppressClick = false; return; }
+      if (this.released.delete(event.pointerId)) return; // the click of a release acted on
       this.click(el.dataset.id);
     });
     root.addEventListener("pointerdown", (event) => {
       if (event.button !== 0) return;
       const el = event.target.closest("[data-id]");
-      if (!el || !root.contains(el) || !(this.isSource(el.dataset.id) || (this.waiting && el.classList.contains("card")))) return;
+      if (!el || !root.contains(el)) { this.pressed = null; return; }
+      this.pressed = { id: el.dataset.id, x: event.clientX, y: event.clientY, pointer: event.pointerId };
+      if (!(this.isSource(el.dataset.id) || (this.waiting && el.classList.contains("card")))) return;
       this.dragging = { el, id: el.dataset.id, x: event.clientX, y: event.clientY, ghost: null, pointer: event.pointerId };
     });
     root.addEventListener("pointermove", (event) => {
       const drag = this.dragging;
       if (!drag || drag.pointer !== event.pointerId) return;
       if (!drag.ghost) {
-        if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 8) return;
+        if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < SLOP) return;
         const rect = drag.el.getBoundingClientRect();
         const ghost = drag.el.cloneNode(true);
         ghost.removeAttribute("data-id");
@@ -145,19 +157,28 @@ export class Picker {
       event.preventDefault();
     });
     const end = (event) => {
-      const drag = this.dragging;
-      if (!drag || drag.pointer !== event.pointerId) return;
+      const press = this.pressed && this.pressed.pointer === event.pointerId ? this.pressed : null;
+      const drag = this.dragging && this.dragging.pointer === event.pointerId ? this.dragging : null;
+      if (!press && !drag) return;
+      this.pressed = null;
       this.dragging = null;
-      if (!drag.ghost) return;
-      drag.ghost.remove();
-      this.suppressClick = true;
-      setTimeout(() => { this.suppressClick = false; }, 50);
-      const under = document.elementFromPoint(event.clientX, event.clientY);
-      const target = under && under.closest("[data-id]");
-      if (!(target && root.contains(target) && this.drop(drag.id, target.dataset.id))) {
-        if (this.selected === drag.id && !this.isSource(drag.id)) this.selected = null;
-        this.onChange();
+      if (event.type === "pointercancel") { if (drag && drag.ghost) { drag.ghost.remove(); this.onChange(); } return; }
+      this.released.delete(event.pointerId);
+      this.released.add(event.pointerId);
+      if (this.released.size > 8) this.released.delete(this.released.values().next().value); // clicks that never came
+      if (drag && drag.ghost) {
+        drag.ghost.remove();
+        const under = document.elementFromPoint(event.clientX, event.clientY);
+        const target = under && under.closest("[data-id]");
+        if (!(target && root.contains(target) && this.drop(drag.id, target.dataset.id))) {
+          if (this.selected === drag.id && !this.isSource(drag.id)) this.selected = null;
+          this.onChange();
+        }
+        return;
       }
+      // A tap: the pointer came up near where it went down (the card under it may have
+      // been redrawn meanwhile; its id is the same).
+      if (press && Math.hypot(event.clientX - press.x, event.clientY - press.y) < SLOP) this.click(press.id);
     };
     root.addEventListener("pointerup", end);
     root.addEventListener("pointercancel", end);

@@ -187,7 +187,7 @@ export function openRoom(code, outer, watch = false) {
     const lines = markMoveLines(r, describe(gameName, m.outcome), m.outcome.seat);
     ctx.log.push(...lines);
     if (ctx.log.length > LOG_LIMIT) ctx.log.splice(0, ctx.log.length - LOG_LIMIT);
-    if (lines.length && m.outcome.seat !== ctx.seat) announce(lines.map((l) => lineText(l, r.name)).join(". "));
+    if (lines.length && m.outcome.seat !== ctx.seat) announce(lines.map((l) => lineText(l, r.name, ctx.seat)).join(". "));
     const game = GAMES[gameName];
     if (before) {
       const summary = game.roundSummary(before, m.outcome);

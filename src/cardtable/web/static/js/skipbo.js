@@ -2,7 +2,7 @@
 import { backFace, emptyFace, skipboFace, skipboName } from "./cards.js";
 import { h } from "./dom.js";
 import { icon } from "./icons.js";
-import { t } from "./i18n.js";
+import { t, whose } from "./i18n.js";
 
 export const game = "skipbo";
 
@@ -60,8 +60,8 @@ function discardPile(view, seat, index, ctx, interactive) {
   const cards = view.players[seat].discards[index];
   const names = cards.map(skipboName);
   const label = cards.length
-    ? t("web.skipbo.discard_pile", { n: index + 1, name: ctx.name(seat), cards: names.join(", "), top: names[names.length - 1] })
-    : t("web.skipbo.discard_empty", { n: index + 1, name: ctx.name(seat) });
+    ? t(whose("web.skipbo.discard_pile", seat, ctx.me), { n: index + 1, name: ctx.name(seat), cards: names.join(", "), top: names[names.length - 1] })
+    : t(whose("web.skipbo.discard_empty", seat, ctx.me), { n: index + 1, name: ctx.name(seat) });
   const fan = h(interactive ? "button" : "div", {
     class: "fan card",
     type: interactive ? "button" : null,
@@ -81,8 +81,8 @@ function discardPile(view, seat, index, ctx, interactive) {
 function stockPile(view, seat, ctx, interactive) {
   const p = view.players[seat];
   const label = p.stock_size
-    ? t("web.skipbo.stock_pile", { name: ctx.name(seat), card: skipboName(p.stock_top), count: p.stock_size })
-    : t("web.skipbo.stock_empty", { name: ctx.name(seat) });
+    ? t(whose("web.skipbo.stock_pile", seat, ctx.me), { name: ctx.name(seat), card: skipboName(p.stock_top), count: p.stock_size })
+    : t(whose("web.skipbo.stock_empty", seat, ctx.me), { name: ctx.name(seat) });
   return h("div", { class: "pilebox stockbox" },
     cardButton(`stock:${seat}`, label, p.stock_size ? skipboFace(p.stock_top) : emptyFace(), interactive, "pile stock"),
     h("span", { class: "pilename", "aria-hidden": "true" }, t("web.skipbo.stock_short", { count: p.stock_size })));
@@ -93,7 +93,7 @@ function playerPanel(view, seat, ctx, opts = {}) {
   const p = view.players[seat];
   const turn = current(view) === seat;
   const interactive = ctx.interactive && (mine || partner);
-  const discards = h("div", { class: "discards", role: "group", "aria-label": t("web.skipbo.discards_of", { name: ctx.name(seat) }) });
+  const discards = h("div", { class: "discards", role: "group", "aria-label": t(whose("web.skipbo.discards_of", seat, ctx.me), { name: ctx.name(seat) }) });
   for (let i = 0; i < 4; i++) discards.append(discardPile(view, seat, i, ctx, interactive));
   const panel = h("section", {
     class: `player${mine ? " mine" : ""}${partner ? " partner" : ""}${turn ? " turn" : ""}`,

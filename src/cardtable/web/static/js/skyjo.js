@@ -2,7 +2,7 @@
 import { backFace, emptyFace, skyjoFace } from "./cards.js";
 import { h } from "./dom.js";
 import { icon } from "./icons.js";
-import { t } from "./i18n.js";
+import { t, whose } from "./i18n.js";
 
 export const game = "skyjo";
 
@@ -58,8 +58,8 @@ function position(pos) {
 }
 
 export function gridElement(seat, values, status, opts = {}) {
-  const { interactive = false, name = "" } = opts;
-  const grid = h("div", { class: "grid", role: "group", "aria-label": t("web.skyjo.grid_of", { name }) });
+  const { interactive = false, name = "", me = null } = opts;
+  const grid = h("div", { class: "grid", role: "group", "aria-label": t(whose("web.skyjo.grid_of", seat, me), { name }) });
   for (let pos = 0; pos < 12; pos++) {
     const state = status[pos];
     let label;
@@ -130,7 +130,7 @@ export function render(view, ctx) {
         h("span", { title: t("web.skyjo.visible_sum") }, t("web.skyjo.sum_short", { sum: view.face_up_sums[seat] })),
         " · ",
         h("span", { title: t("web.score.total") }, t("web.skyjo.total_short", { total: view.totals[seat] })))),
-    gridElement(seat, view.grids[seat], view.status[seat], { interactive: ctx.interactive && mine, name: ctx.name(seat) }));
+    gridElement(seat, view.grids[seat], view.status[seat], { interactive: ctx.interactive && mine, name: ctx.name(seat), me }));
     grids.append(box);
   }
   board.append(grids);
@@ -162,7 +162,7 @@ export function renderRoundSummary(summary, ctx) {
     const closer = seat === summary.closer;
     list.append(h("section", { class: "sumgrid" },
       h("h3", {}, ctx.name(seat), closer ? h("span", { class: "badge" }, t("web.skyjo.closer")) : null),
-      gridElement(seat, summary.grids[seat], summary.status[seat], { name: ctx.name(seat) }),
+      gridElement(seat, summary.grids[seat], summary.status[seat], { name: ctx.name(seat), me: ctx.me }),
       h("p", { class: "pts" },
         t("web.score.round_points", { count: points }),
         closer && summary.doubled ? h("strong", { class: "doubled" }, " ", t("web.skyjo.doubled")) : null,

@@ -89,7 +89,7 @@ export function tablePage(r) {
       h("summary", {}, t("web.table.log")),
       h("ol", { class: "loglist", "aria-label": t("web.table.log") },
         // Worded as drawn: a change of language words every line again.
-        ctx.log.slice(-60).reverse().map((l) => h("li", { class: `${l.seat === me ? "mine" : ""}${l.timeout ? " timeout" : ""}` }, lineText(l, name))))),
+        ctx.log.slice(-60).reverse().map((l) => h("li", { class: `${l.seat === me ? "mine" : ""}${l.timeout ? " timeout" : ""}` }, lineText(l, name, me))))),
     chatPanel(r),
     h("p", { class: "sidebuttons" },
       h("a", { href: `#/rules/${gameName}`, target: "_blank", class: "button" }, t("web.nav.rules")),

@@ -33,9 +33,9 @@ export function tableLifeMessage(r, m) {
   }
   if (m.type === "sync") r.timer.update(m.clock);
   if (m.type === "notice" && m.code === "turn_timeout") {
-    const line = TurnTimer.timeoutLine(m.seat);
+    const line = TurnTimer.timeoutLine(m.seat, r.ctx.seat);
     r.ctx.log.push(line);
-    announce(lineText(line, r.name));
+    announce(lineText(line, r.name, r.ctx.seat));
     return true;
   }
   if (m.type === "error" && m.code === "bad_table_options") {
@@ -47,7 +47,7 @@ export function tableLifeMessage(r, m) {
 }
 
 export function markMoveLines(r, lines, seat) {
-  return r.timer.markBotLines(lines, seat);
+  return r.timer.markBotLines(lines, seat, r.ctx.seat);
 }
 
 export function chatPanel(r) {

@@ -63,14 +63,17 @@ export class TurnTimer {
     }, t("web.timer.left", { seconds }));
   }
 
-  // The log line of a `turn_timeout` notice (worded when drawn, see lineText).
-  static timeoutLine(seat) {
-    return { seat, timeout: true, parts: [{ key: "web.timer.timeout_line", params: { player: { seat } } }] };
+  // The log line of a `turn_timeout` notice (worded when drawn, see lineText); the
+  // reader's own is worded as theirs ("Your time is up").
+  static timeoutLine(seat, me) {
+    const key = seat === me ? "web.timer.timeout_line_you" : "web.timer.timeout_line";
+    return { seat, timeout: true, parts: [{ key, params: { player: { seat } } }] };
   }
 
   // The lines of a move the bot played for a timed-out seat say so.
-  markBotLines(lines, seat) {
+  markBotLines(lines, seat, me) {
     if (this.timedOut === null || seat !== this.timedOut) return lines;
-    return lines.map((line) => ({ ...line, parts: [...line.parts, { key: "web.timer.played_by_bot", params: { player: { seat } } }] }));
+    const key = seat === me ? "web.timer.played_by_bot_you" : "web.timer.played_by_bot";
+    return lines.map((line) => ({ ...line, parts: [...line.parts, { key, params: { player: { seat } } }] }));
   }
 }

@@ -1,6 +1,6 @@
 // The game log in words, from the public events of each move.
 import { skipboName } from "./cards.js";
-import { t } from "./i18n.js";
+import { t, whose } from "./i18n.js";
 
 // The move advisor's reason (the server's `reason_parts`: catalog keys and numbers) in
 // the page's language: a seat is shown as its player's name, a change of points signed.
@@ -116,9 +116,26 @@ export function describe(gameName, outcome) {
   return lines;
 }
 
-// A log line in the page's language of the moment; `name(seat)` gives a player's name.
-export function lineText(line, name) {
-  return line.parts.map((part) => t(part.key, lineParams(part.params, name))).join(" ");
+// The lines about what belongs to a seat, and which parameter names that seat: worded
+// with their "_you" form for the reader's own ("Your stock pile is empty!").
+const OWNER_PARAM = {
+  "web.log.skipbo.built_partner_discard": "owner",
+  "web.log.skipbo.built_partner_stock": "owner",
+  "web.log.skipbo.discarded": "owner",
+  "web.log.skipbo.stock_emptied": "name",
+  "web.log.skyjo.column": "name",
+  "web.log.skyjo.doubled": "name",
+  "web.log.skyjo.row": "name",
+};
+
+// A log line in the page's language of the moment; `name(seat)` gives a player's name,
+// `me` is the reader's seat (null for a spectator or a replay).
+export function lineText(line, name, me = null) {
+  return line.parts.map((part) => {
+    const owner = part.params[OWNER_PARAM[part.key]];
+    const key = owner && typeof owner === "object" && "seat" in owner ? whose(part.key, owner.seat, me) : part.key;
+    return t(key, lineParams(part.params, name));
+  }).join(" ");
 }
 
 function lineParams(params, name) {
