@@ -23,6 +23,10 @@ TOOLS = (
     "skyjo_hard_weights",
     "skyjo_leaf_fit",
     "skyjo_rollout_cost",
+    "rl_rewards",
+    "vector_env_speed",
+    "rlskyjo_yardstick",
+    "web_bench",
 )
 
 

@@ -78,7 +78,13 @@ from typing import Any
 from cardtable.bots import skipbo_hard
 from cardtable.bots.montecarlo import Budget, improve
 from cardtable.bots.skipbo_expert import SkipBoExpert, skipbo_progress
-from cardtable.bots.skipbo_hard import HardBot, PlanFollowingBot, _Planner
+from cardtable.bots.skipbo_hard import (
+    HARD_WEIGHTS,
+    HardBot,
+    PlanFollowingBot,
+    PlanWeights,
+    TurnPlanner,
+)
 from cardtable.core import GameState, Rng
 from cardtable.games import get_game
 from cardtable.sim.tournament import game_seed, play_game
@@ -137,7 +143,7 @@ class OracleMC:
             world = self.world(state, rng)
             for action in moves:
                 copy = world.clone()
-                copy._apply(action)
+                copy.apply_unchecked(action)
                 policies = [PlanFollowingBot() for _ in range(state.n)]
                 steps = 0
                 while (
@@ -146,7 +152,7 @@ class OracleMC:
                     and copy.turns < state.turns + self.horizon
                     and steps < 3000
                 ):
-                    copy._apply(policies[copy.current].choose(copy, rng))
+                    copy.apply_unchecked(policies[copy.current].choose(copy, rng))
                     steps += 1
                 totals[action] += skipbo_progress(state, copy, state.current)[0]
         best, best_value = first, totals[first]
@@ -205,9 +211,9 @@ def _reaches(nexts: list[int], hand: list[int], discards: list[list[int]], top: 
     return dfs()
 
 
-class _OracleDangerPlanner(_Planner):
-    def __init__(self, state: SkipBoState, seat: int) -> None:
-        super().__init__(state, seat)
+class _OracleDangerPlanner(TurnPlanner):
+    def __init__(self, state: SkipBoState, seat: int, weights: PlanWeights = HARD_WEIGHTS) -> None:
+        super().__init__(state, seat, weights)
         other = (seat + 1) % state.n
         self.opp_stock = state.stocks[other][-1] if state.stocks[other] else None
         hand = state.hands[other][:]
@@ -222,7 +228,7 @@ class _OracleDangerPlanner(_Planner):
         if self.opp_stock is None:
             return 0.0
         hit = _reaches(self.nexts[:], self.opp_hand[:], self.opp_discards, self.opp_stock)
-        return skipbo_hard._GIFT * (1.0 if hit else 0.0)
+        return self.weights.gift * (1.0 if hit else 0.0)
 
 
 # --- fair: the earlier shipped expert, every distinct play and the best discards ----
@@ -294,12 +300,7 @@ def _offer(state: SkipBoState, seat: int) -> float:
     top = stock[-1]
     if top == _WILD:
         return 1.0
-    best = 0.0
-    for pile in state.building:
-        gap = top - (len(pile) + 1)
-        if 0 <= gap < len(skipbo_hard._GIFT_BY_GAP):
-            best = max(best, skipbo_hard._GIFT_BY_GAP[gap])
-    return best
+    return max(HARD_WEIGHTS.gift_chance(top - (len(pile) + 1)) for pile in state.building)
 
 
 class LeafExpert(SkipBoExpert):
@@ -340,9 +341,7 @@ def variant(name: str, params: dict[str, float]) -> Any:
             iterations=int(params.get("iterations", 1)),
         )
     if name == "oracle-danger":
-        bot = HardBot()
-        bot.planner = _OracleDangerPlanner
-        return bot
+        return HardBot(planner=_OracleDangerPlanner)
     if name == "expert-all":
         return AllMovesExpert(
             Budget(iterations=int(params.get("iterations", 24)), milliseconds=None),

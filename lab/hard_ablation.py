@@ -13,51 +13,36 @@ planner's weights (``--set name=value``, names below). Game ``i`` is dealt from
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 from collections.abc import Sequence
 from multiprocessing import Pool
-from typing import Any, ClassVar
+from typing import Any
 
-from cardtable.bots import skipbo_hard
-from cardtable.bots.skipbo_hard import HardBot, _Planner
+from cardtable.bots.skipbo_hard import HARD_WEIGHTS, HardBot, TurnPlanner
 from cardtable.core import GameState, Rng
 from cardtable.games import get_game
 from cardtable.sim.tournament import game_seed, play_game
 from cardtable.skipbo.moves import DISCARD_BASE, END_TURN
 
+#: ``--set NAME=VALUE`` names and the field of ``hard``'s ``PlanWeights`` each sets.
 WEIGHTS = {
-    "gift": "_GIFT",
-    "empty": "_HAND_EMPTIED",
-    "wild": "_WILD_USED",
-    "from_discard": "_FROM_DISCARD",
-    "from_hand": "_FROM_HAND",
+    "gift": "gift",
+    "empty": "hand_emptied",
+    "wild": "wild_used",
+    "from_discard": "from_discard",
+    "from_hand": "from_hand",
 }
 
 
-class _NoDanger(_Planner):
+class _NoDanger(TurnPlanner):
     def danger(self) -> float:
         return 0.0
 
 
-class _NoProspects(_Planner):
+class _NoProspects(TurnPlanner):
     def prospects(self) -> float:
         return 0.0
-
-
-class _Weighted(_Planner):
-    weights: ClassVar[dict[str, float]] = {}
-
-    def _value(
-        self, key: tuple[int, ...], wilds: int, from_discard: int, from_hand: int, ended: int
-    ) -> float:
-        saved = {name: getattr(skipbo_hard, name) for name in self.weights}
-        for name, value in self.weights.items():
-            setattr(skipbo_hard, name, value)
-        try:
-            return super()._value(key, wilds, from_discard, from_hand, ended)
-        finally:
-            for name, value in saved.items():
-                setattr(skipbo_hard, name, value)
 
 
 class _RandomDiscard(HardBot):
@@ -72,14 +57,14 @@ class _RandomDiscard(HardBot):
 def variant(name: str, weights: dict[str, float]) -> HardBot:
     if name == "random-discard":
         return _RandomDiscard()
-    bot = HardBot()
     if name == "no-danger":
-        bot.planner = _NoDanger
-    elif name == "no-prospects":
-        bot.planner = _NoProspects
-    elif name == "weights":
-        bot.planner = type("Weighted", (_Weighted,), {"weights": weights})
-    return bot
+        return HardBot(planner=_NoDanger)
+    if name == "no-prospects":
+        return HardBot(planner=_NoProspects)
+    if name == "weights":
+        changed: dict[str, Any] = dict(weights)  # each a float field of PlanWeights
+        return HardBot(weights=dataclasses.replace(HARD_WEIGHTS, **changed))
+    return HardBot()
 
 
 def _one(job: tuple[str, dict[str, float], int, int, int]) -> bool:
@@ -107,7 +92,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     weights = {}
     for item in args.set:
         key, _, value = item.partition("=")
-        weights[WEIGHTS[key]] = float(value)
+        if key not in WEIGHTS:
+            parser.error(f"--set {item}: the weights are {', '.join(WEIGHTS)}")
+        try:
+            weights[WEIGHTS[key]] = float(value)
+        except ValueError:
+            parser.error(f"--set {item}: {value!r} is not a number")
     jobs = [(args.variant, weights, args.stock, args.seed, i) for i in range(args.games)]
     with Pool(args.workers) as pool:
         wins = sum(pool.map(_one, jobs, chunksize=20))

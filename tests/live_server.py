@@ -23,7 +23,7 @@ def running_server(data_dir: Path, **settings: Any) -> Iterator[str]:
     """Serve the app with test-friendly settings (no bot pause, no rate limit); yield its URL."""
     import uvicorn
 
-    from cardtable.server.app import create_app
+    from cardtable.online import create_app
     from cardtable.server.config import ServerConfig
 
     options: dict[str, Any] = {

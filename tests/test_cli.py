@@ -172,7 +172,7 @@ def test_bench_runs_and_writes_json(capsys, tmp_path: Path, game: str):
     rows = json.loads(path.read_text())["rows"]
     assert [row["name"] for row in rows] == [
         "random, apply_action",
-        "random, _apply",
+        "random, apply_unchecked",
         "random, advance",
         "greedy, apply_action",
         "clone",

@@ -56,3 +56,81 @@ def test_a_category_a_catalog_does_not_give_falls_back_to_other():
     assert plural_key("fr", "skipbo.left", 1_000_000) == "skipbo.left.other"
     assert plural_key("it", "skipbo.left", 1_000_000) == "skipbo.left.other"
     assert plural_key("fr", "skipbo.left", 1) == "skipbo.left.one"
+
+
+# The terminal's counted texts for 0, 1, 2 and 5 in each language: which number takes
+# the singular is the language's CLDR rule (French: 0 and 1; the others: 1 only).
+SINGULAR = {"en": {1}, "de": {1}, "it": {1}, "fr": {0, 1}}
+COUNTED = {
+    # key: {lang: (singular text, plural text)}, "{count}" filled in.
+    "event.skipbo.stock_revealed": {
+        "en": ("Ann: stock pile shows 7 ({count} left).",) * 2,
+        "fr": (
+            "Ann : le talon montre 7 ({count} restante).",
+            "Ann : le talon montre 7 ({count} restantes).",
+        ),
+        "de": ("Ann: Spielerstapel zeigt 7 (noch {count}).",) * 2,
+        "it": (
+            "Ann: il mazzo mostra 7 ({count} rimasta).",
+            "Ann: il mazzo mostra 7 ({count} rimaste).",
+        ),
+    },
+    "review.decisions": {
+        "en": ("your {count} decision with a choice", "your {count} decisions with a choice"),
+        "fr": ("votre {count} décision avec un choix", "vos {count} décisions avec un choix"),
+        "de": (
+            "deiner {count} Entscheidung mit Auswahl",
+            "deinen {count} Entscheidungen mit Auswahl",
+        ),
+        "it": ("{count} decisione con una scelta", "{count} decisioni con una scelta"),
+    },
+    "review.best": {
+        "en": ("the best move {count} time", "the best move {count} times"),
+        "fr": ("le meilleur coup {count} fois",) * 2,
+        "de": ("{count}-mal der beste Zug",) * 2,
+        "it": ("la mossa migliore {count} volta", "la mossa migliore {count} volte"),
+    },
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("count", [0, 1, 2, 5])
+def test_the_terminal_words_0_1_2_and_5_as_cldr_says(lang, count):
+    from cardtable.tui.words import Words
+
+    words = Words(lang, "skipbo", ["Ann"])
+    form = 0 if count in SINGULAR[lang] else 1
+    for key, texts in COUNTED.items():
+        params = {"who": "Ann", "card": "7"} if key.startswith("event.") else {}
+        assert words.count(key, count, **params) == texts[lang][form].format(count=count)
+    turns = words.count("event.skyjo.turn_limit", count, round=3)
+    noun = {
+        "en": ("turn", "turns"),
+        "fr": ("tour", "tours"),
+        "de": ("Zug", "Zügen"),
+        "it": ("turno", "turni"),
+    }[lang][form]
+    assert f" {count} {noun}" in turns and "3" in turns
+
+
+@pytest.mark.parametrize(
+    ("lang", "value", "digits", "text"),
+    [
+        # CLDR chooses by the number as written: "1.0" is plural in English and German
+        # (it shows a decimal), singular in French (its integer part is 0 or 1).
+        ("en", 1, 0, "This move cost you about 1 point."),
+        ("en", 1, 1, "This move cost you about 1.0 points."),
+        ("en", 2.5, 1, "This move cost you about 2.5 points."),
+        ("fr", 1.5, 1, "Ce coup vous a coûté environ 1,5 point."),
+        ("fr", 0, 1, "Ce coup vous a coûté environ 0,0 point."),
+        ("fr", 2, 1, "Ce coup vous a coûté environ 2,0 points."),
+        ("de", 1, 0, "Dieser Zug hat dich etwa 1 Punkt gekostet."),
+        ("de", 1, 1, "Dieser Zug hat dich etwa 1,0 Punkte gekostet."),
+        ("it", 1, 0, "Questa mossa ti è costata circa 1 punto."),
+        ("it", 5, 1, "Questa mossa ti è costata circa 5,0 punti."),
+    ],
+)
+def test_an_amount_takes_the_form_of_the_number_as_written(lang, value, digits, text):
+    from cardtable.tui.words import Words
+
+    assert Words(lang, "skyjo", []).amount("review.cost_skyjo", value, digits) == text

@@ -268,6 +268,21 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
     path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
 
 
+@contextlib.contextmanager
+def _run_errors(extra: str, cluster: str | None) -> Iterator[None]:
+    """What a tournament or a ladder raises, as usage errors: a missing extra (``fast``
+    or ``cluster``), a ``--cluster`` address where no scheduler answers, a bad value."""
+    try:
+        yield
+    except ModuleNotFoundError as error:
+        message = f"needs the extra {extra}: pip install cardtable[{extra}] ({error})"
+        raise UsageError(message) from error
+    except (OSError, TimeoutError) as error:
+        raise UsageError(f"--cluster {cluster}: no scheduler answered ({error})") from error
+    except ValueError as error:
+        raise UsageError(str(error)) from error
+
+
 def _sim(args: argparse.Namespace) -> None:
     from .sim.report import print_tournament
 
@@ -279,7 +294,11 @@ def _sim(args: argparse.Namespace) -> None:
     _check_bots(game, names)
     if args.engine == "fast" and (args.workers != 1 or args.cluster is not None):
         raise UsageError("--engine fast plays on one core: leave out --workers and --cluster")
-    with _progress_bar(f"{game.title}: playing", args.games) as progress:
+    extra = "fast" if args.engine == "fast" else "cluster"
+    with (
+        _progress_bar(f"{game.title}: playing", args.games) as progress,
+        _run_errors(extra, args.cluster),
+    ):
         try:
             if args.engine == "fast":
                 from .sim.fast_tournament import run_fast_tournament
@@ -293,18 +312,8 @@ def _sim(args: argparse.Namespace) -> None:
                     game, rules, names, args.games, args.seed, progress=progress,
                     paired=args.paired, workers=args.workers, cluster=args.cluster,
                 )  # fmt: skip
-        except ModuleNotFoundError as error:
-            extra = "fast" if args.engine == "fast" else "cluster"
-            message = f"needs the extra {extra}: pip install cardtable[{extra}] ({error})"
-            raise UsageError(message) from error
         except KeyError as error:
             raise UsageError(str(error.args[0])) from error
-        except (OSError, TimeoutError) as error:
-            raise UsageError(
-                f"--cluster {args.cluster}: no scheduler answered ({error})"
-            ) from error
-        except ValueError as error:
-            raise UsageError(str(error)) from error
     print_tournament(_console(), game.title, result, _defaults(game))
     if args.json is not None:
         _write_json(args.json, result.to_json())
@@ -323,21 +332,14 @@ def _ladder(args: argparse.Namespace) -> None:
     names = bot_names(game.name) if args.bots is None else args.bots.split(",")
     _check_bots(game, names)
     total = args.games * len(names) * (len(names) - 1) // 2
-    with _progress_bar(f"{game.title}: ladder", total) as progress:
-        try:
-            result = run_ladder(
-                game, rules, names, args.games, args.seed, workers=args.workers,
-                progress=progress, cluster=args.cluster,
-            )  # fmt: skip
-        except ModuleNotFoundError as error:
-            message = f"--cluster needs the extra cluster: pip install cardtable[cluster] ({error})"
-            raise UsageError(message) from error
-        except (OSError, TimeoutError) as error:
-            raise UsageError(
-                f"--cluster {args.cluster}: no scheduler answered ({error})"
-            ) from error
-        except ValueError as error:
-            raise UsageError(str(error)) from error
+    with (
+        _progress_bar(f"{game.title}: ladder", total) as progress,
+        _run_errors("cluster", args.cluster),
+    ):
+        result = run_ladder(
+            game, rules, names, args.games, args.seed, workers=args.workers,
+            progress=progress, cluster=args.cluster,
+        )  # fmt: skip
     print_ladder(_console(), game.title, result, _defaults(game))
     if args.json is not None:
         _write_json(args.json, result.to_json())
@@ -457,6 +459,12 @@ def _review(args: argparse.Namespace) -> None:
         _write_json(args.json, review.to_json(args.worst))
 
 
+def _serve(args: argparse.Namespace) -> None:
+    from .online import create_app  # the server with the web table (starlette: imported late)
+
+    run_serve(args, create_app)
+
+
 COMMANDS = {
     "sim": _sim,
     "bench": _bench,
@@ -464,7 +472,7 @@ COMMANDS = {
     "rules": _rules,
     "review": _review,
     "ladder": _ladder,
-    "serve": run_serve,
+    "serve": _serve,
     "loadtest": run_loadtest_cli,
 }
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,7 +12,14 @@ from cardtable.bots import make_bot
 from cardtable.bots.montecarlo import Budget, Comparison, compare, improve
 from cardtable.bots.registry import parse_bot_name
 from cardtable.bots.skipbo_expert import SkipBoExpert, skipbo_progress
-from cardtable.bots.skipbo_hard import HardBot, PlanFollowingBot, _Planner, discard_options
+from cardtable.bots.skipbo_hard import (
+    HARD_WEIGHTS,
+    HardBot,
+    PlanFollowingBot,
+    PlanWeights,
+    TurnPlanner,
+    discard_options,
+)
 from cardtable.bots.skipbo_value import stock_cards_to_come, win_chance
 from cardtable.core import Rng
 from cardtable.games import get_game
@@ -169,13 +177,52 @@ def test_budget_in_the_bot_name() -> None:
 
 def test_the_planned_line_says_whether_the_turn_is_planned_again() -> None:
     # 1 from hand, then the stock's 2: the stock play reveals a card, so plan again.
-    stock_last = _Planner(position(hands={0: [1, 5, 7, 9, 11]}, stocks={0: [2, 2], 1: [9]}), 0)
+    stock_last = TurnPlanner(position(hands={0: [1, 5, 7, 9, 11]}, stocks={0: [2, 2], 1: [9]}), 0)
     stock_last.search()
     assert len(stock_last.best_line) == 2 and not stock_last.best_stops
     # 1 and 2 from hand and nothing else: the line is the whole turn, a discard follows.
-    hand_only = _Planner(position(hands={0: [1, 2, 7, 9, 11]}, stocks={0: [12, 12], 1: [9]}), 0)
+    hand_only = TurnPlanner(position(hands={0: [1, 2, 7, 9, 11]}, stocks={0: [12, 12], 1: [9]}), 0)
     hand_only.search()
     assert len(hand_only.best_line) == 2 and hand_only.best_stops
+
+
+def _decisions(bot: HardBot, games: int = 3) -> list[int]:
+    """Every move ``bot`` makes in seat 0 of short games against ``hard``."""
+    game = get_game("skipbo")
+    rules = game.rules_from_json({"stock_size": 8})
+    moves: list[int] = []
+    for seed in range(games):
+        state = game.new_state(rules, seed)
+        bots = [bot, HardBot()]
+        while not state.is_over:
+            action = bots[state.current].choose(state, Rng(0))
+            if state.current == 0:
+                moves.append(action)
+            state.apply_action(action)
+    return moves
+
+
+def test_hards_variants_are_made_through_its_planner_and_weights() -> None:
+    """``hard`` is a TurnPlanner with HARD_WEIGHTS; a variant changes one of them and
+    only then plays otherwise (the experiments of docs/bots.md build theirs so)."""
+    baseline = _decisions(HardBot())
+    assert _decisions(HardBot(weights=PlanWeights())) == baseline
+    assert _decisions(HardBot(planner=TurnPlanner, weights=HARD_WEIGHTS)) == baseline
+    assert _decisions(HardBot(weights=dataclasses.replace(HARD_WEIGHTS, gift=0.0))) != baseline
+
+    class Careless(TurnPlanner):
+        def danger(self) -> float:
+            return 0.0
+
+    careless = _decisions(HardBot(planner=Careless))
+    assert careless != baseline
+    # Without gifts weighed, the danger term is zero whatever it reads.
+    assert careless == _decisions(HardBot(weights=dataclasses.replace(HARD_WEIGHTS, gift=0.0)))
+
+
+def test_the_gift_table_weighs_only_the_gaps_it_lists() -> None:
+    weights = PlanWeights(gift_by_gap=(1.0, 0.5))
+    assert [weights.gift_chance(gap) for gap in (-1, 0, 1, 2)] == [0.0, 1.0, 0.5, 0.0]
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""The fast move path ``advance``: the same states as ``_apply``, without move records."""
+"""The fast move path ``advance``: the same states as ``apply_unchecked``, without move records."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def test_advance_and_apply_reach_the_same_state_after_every_move(
         while not slow.is_over and moves < 4000:
             legal = slow.legal_actions()
             action = legal[rng.below(len(legal))]
-            slow._apply(action)
+            slow.apply_unchecked(action)
             fast.advance(action)
             moves += 1
             assert fast_path_difference(fast, slow) is None, (seed, moves)
@@ -57,7 +57,7 @@ def test_the_protocol_default_applies_the_move_for_a_game_without_its_own() -> N
     rng = Rng(1)
     while not slow.is_over:
         action = slow.legal_actions()[rng.below(2)]
-        slow._apply(action)
+        slow.apply_unchecked(action)
         fast.advance(action)
         assert fast == slow
 
@@ -85,6 +85,6 @@ def test_advance_builds_no_outcome_and_no_event(game: Any, monkeypatch: pytest.M
     assert built == []
     # The counter works: the recording path builds both.
     probe = game.new_state(rules, 3)
-    probe._apply(probe.legal_actions()[0])
+    probe.apply_unchecked(probe.legal_actions()[0])
     assert Outcome in built
     assert any(issubclass(cls, Event) for cls in built)

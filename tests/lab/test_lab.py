@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
+import json
 import re
 import shlex
 from pathlib import Path
@@ -16,6 +18,8 @@ ROOT = Path(__file__).parent.parent.parent
 DOCUMENTED = re.compile(r"`[^`]*?python -m lab ([^`]+)`")
 #: A command written with placeholders (``GAME``, ``N``, ``[--seed S]``) is a usage line.
 PLACEHOLDER = re.compile(r"\[|\b[A-Z]+\b")
+#: Besides docs/*.md, where commands of the tools are printed.
+DOCUMENTS = ("README.md", "CHANGELOG.md", "lab/README.md")
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
@@ -43,9 +47,8 @@ class _ParsedError(Exception):
 
 
 def _documented_commands() -> list[list[str]]:
-    text = "".join(
-        (ROOT / name).read_text(encoding="utf-8") for name in ("docs/bots.md", "CHANGELOG.md")
-    )
+    pages = [*sorted((ROOT / "docs").glob("*.md")), *(ROOT / name for name in DOCUMENTS)]
+    text = "".join(page.read_text(encoding="utf-8") for page in pages)
     commands = [" ".join(match.split()) for match in DOCUMENTED.findall(text)]
     return [shlex.split(command) for command in commands if not PLACEHOLDER.search(command)]
 
@@ -64,6 +67,41 @@ def test_every_documented_command_parses(monkeypatch):
         assert name in TOOLS, name
         with pytest.raises(_ParsedError):
             importlib.import_module(f"lab.{name}").main(rest)
+    # Every tool backs a figure, so every tool has a documented command to check.
+    assert set(TOOLS) - {name for name, *_ in commands} == set()
+
+
+def test_rl_rewards_counts_every_episode_of_both_environments(capsys):
+    out = _run(capsys, "rl_rewards", "skyjo", "--episodes", "3")
+    lines = out.splitlines()
+    assert [line.split(":")[0] for line in lines] == ["gymnasium", "pettingzoo"]
+    for line in lines:
+        found = re.search(
+            r"(\d+) of 3 episodes paid .* won (\d+), lost (\d+), no reward (\d+)", line
+        )
+        assert found, line
+        paid, won, lost, nothing = map(int, found.groups())
+        assert paid == won + lost and won + lost + nothing == 3
+    assert _run(capsys, "rl_rewards", "skyjo", "--episodes", "3") == out  # seeded
+
+
+def test_vector_env_speed_reports_both_engines_per_size(capsys):
+    out = _run(capsys, "vector_env_speed", "--envs", "2", "3", "--seconds", "0.25")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [row["envs"] for row in rows] == [2, 3]
+    for row in rows:
+        for engine in ("reference", "fast"):
+            assert row[engine]["steps"] > 0 and row[engine]["steps"] % row["envs"] == 0
+        assert row["ratio_in_step"] > 0
+
+
+def test_the_rlskyjo_yardstick_says_how_to_install_rlskyjo(capsys):
+    pytest.importorskip("numpy")  # the project's venv, which never holds rlskyjo
+    assert importlib.util.find_spec("rlskyjo") is None
+    with pytest.raises(SystemExit) as exit_:
+        main(["rlskyjo_yardstick", "--seconds", "1"])
+    assert exit_.value.code == 2
+    assert "pip install rlskyjo" in capsys.readouterr().err
 
 
 def test_bot_speed_times_the_positions_it_was_asked_for(capsys):
@@ -143,6 +181,25 @@ def test_a_fit_without_a_held_out_game_is_refused(capsys):
         main(["skipbo_leaf_fit", "--games", "4"])
     assert exit_.value.code == 2
     assert "--games must be at least 5" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("setting", "words"),
+    [("danger=3", "the weights are gift, empty, wild"), ("gift=lots", "'lots' is not a number")],
+)
+def test_an_ablation_weight_it_does_not_know_is_refused(capsys, setting, words):
+    with pytest.raises(SystemExit) as exit_:
+        main(["hard_ablation", "weights", "--set", setting, "--games", "2", "--workers", "1"])
+    assert exit_.value.code == 2
+    assert words in capsys.readouterr().err
+
+
+def test_an_ablation_weight_is_played_with(capsys):
+    out = _run(
+        capsys, "hard_ablation", "weights", "--set", "gift=60", "--games", "2", "--stock", "5",
+        "--workers", "1",
+    )  # fmt: skip
+    assert out.startswith("weights {'gift': 60.0} stock 5: ")
 
 
 def test_the_decision_screens_report_each_variant(capsys):

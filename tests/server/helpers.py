@@ -14,7 +14,7 @@ import anyio
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from cardtable.server.app import create_app
+from cardtable.online import create_app
 from cardtable.server.config import ServerConfig
 
 TIMEOUT = 20.0

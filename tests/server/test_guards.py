@@ -5,11 +5,16 @@ from __future__ import annotations
 import json
 
 import pytest
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+from starlette.routing import Route
+from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from cardtable.server.app import create_app as create_server_app
 from cardtable.server.limits import RateLimiter, origin_allowed
 
-from .helpers import Client, client, create_room, join, receive
+from .helpers import Client, client, config, create_room, join, receive
 
 
 def test_rate_limit_closes_the_connection_with_1008(tmp_path):
@@ -85,6 +90,22 @@ def test_health_and_index(tmp_path):
         health = http.get("/health").json()
         assert health == {"status": "ok", "node": health["node"], "rooms": 1, "connections": 0}
         assert http.get("/").status_code == 200  # the web table's page (cardtable.web)
+
+
+def test_the_server_alone_serves_only_its_api_and_the_front_it_is_given(tmp_path):
+    """The server imports no front end: without ``front`` there is no page, with it
+    there is exactly the routes it was given (cardtable.online gives the web table's)."""
+    with TestClient(create_server_app(config(tmp_path))) as http:
+        assert create_room(http, "skyjo", {"players": 2})["code"]
+        assert http.get("/").status_code == 404 and http.get("/api/web/games").status_code == 404
+
+    async def hello(request: Request) -> Response:
+        return PlainTextResponse("hello")
+
+    app = create_server_app(config(tmp_path), front=[Route("/", hello)])
+    with TestClient(app) as http:
+        assert http.get("/").text == "hello"
+        assert http.get(f"/api/rooms/{create_room(http, 'skyjo', {'players': 2})['code']}").json()
 
 
 def test_bad_requests_are_answered_with_reasons(tmp_path):

@@ -11,7 +11,7 @@ import asyncio
 
 from starlette.testclient import TestClient
 
-from cardtable.server.app import create_app
+from cardtable.online import create_app
 from cardtable.server.storage import CLIENT_LENGTH, Storage
 
 from .helpers import Client, client, config, create_room, is_move_event, join, start

@@ -135,7 +135,7 @@ class RaceState(GameState[Step]):
     def explain_illegal(self, move: Step) -> str:
         return "the game is over" if self.mover is None else f"no such step: {move}"
 
-    def _apply(self, action: int) -> Outcome[Step]:
+    def apply_unchecked(self, action: int) -> Outcome[Step]:
         seat = self.mover
         assert seat is not None
         move = self.game.decode(action)

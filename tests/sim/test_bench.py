@@ -10,7 +10,7 @@ def test_bench_runs_and_reports_positive_figures():
     names = [row.name for row in report.rows]
     assert names == [
         "random, apply_action",
-        "random, _apply",
+        "random, apply_unchecked",
         "random, advance",
         "greedy, apply_action",
         "clone",
@@ -32,11 +32,11 @@ def test_bench_with_a_fixed_number_of_games_and_no_greedy_bot():
     report = run_bench(RACE, RaceRules(), games=3, bot_factory=no_greedy)
     assert [row.name for row in report.rows] == [
         "random, apply_action",
-        "random, _apply",
+        "random, apply_unchecked",
         "random, advance",
         "clone",
         "view",
     ]
     assert report.row("random, apply_action").games == 3
-    assert report.row("random, _apply").games == 3
+    assert report.row("random, apply_unchecked").games == 3
     assert report.row("random, advance").games == 3

@@ -7,7 +7,7 @@ import argparse
 import pytest
 
 from cardtable.cli import main
-from cardtable.tui.command import add_play_parser, build_local
+from cardtable.tui.command import add_play_parser, build_local, default_name
 from cardtable.tui.source import LocalGame
 
 
@@ -52,3 +52,28 @@ def test_play_is_listed(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "--help"]) == 0
     out = capsys.readouterr().out
     assert "--bots" in out and "--lang" in out and "--join" in out and "--name" in out
+
+
+@pytest.mark.parametrize(
+    ("login", "name"),
+    [
+        ("ada", "ada"),
+        ("Zoë  Müller", "Zoë Müller"),  # what the server would make of it
+        ("x" * 24, "x" * 24),
+        ("x" * 25, "Host"),  # longer than the server accepts
+        ("o'brien", "Host"),  # a character the server refuses
+    ],
+)
+def test_the_default_name_is_the_login_when_the_server_would_take_it(
+    monkeypatch: pytest.MonkeyPatch, login: str, name: str
+) -> None:
+    monkeypatch.setattr("getpass.getuser", lambda: login)
+    assert default_name() == name
+
+
+def test_the_default_name_is_host_without_a_login(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_login() -> str:
+        raise OSError("no login")
+
+    monkeypatch.setattr("getpass.getuser", no_login)
+    assert default_name() == "Host"

@@ -132,7 +132,7 @@ def test_a_round_ended_by_the_turn_limit_is_told_in_every_language(lang: str) ->
             if event["type"] == "RoundEnded":
                 ended = event
     assert ended["closer"] is None
-    limit = words("event.skyjo.turn_limit", round=1, turns=100)
+    limit = words.count("event.skyjo.turn_limit", 100, round=1)
     assert limit in lines and words("event.skyjo.round_ended_limit", round=1) in lines
     assert all("{" not in line and "event." not in line for line in lines)
     app = make_app(LocalGame(game, state.rules, 2, ["greedy"], pause=0), lang)

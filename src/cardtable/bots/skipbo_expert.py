@@ -75,7 +75,7 @@ def skipbo_progress(start: GameState[Any], end: GameState[Any], seat: int) -> tu
 SKIPBO_ROUND_VALUE = 30.0
 
 
-class _ScoringPlanner(skipbo_hard._Planner):
+class _ScoringPlanner(skipbo_hard.TurnPlanner):
     """``hard``'s turn planner that also keeps the best value each first play leads to.
 
     ``None`` stands for stopping now (then discarding).
@@ -85,12 +85,12 @@ class _ScoringPlanner(skipbo_hard._Planner):
         super().__init__(state, seat)
         self.by_first: dict[tuple[int, int] | None, float] = {}
 
-    def _record(
+    def record(
         self, score: float, first: tuple[int, int] | None, last: tuple[int, int] | None = None
     ) -> None:
         if score > self.by_first.get(first, -math.inf):
             self.by_first[first] = score
-        super()._record(score, first, last)
+        super().record(score, first, last)
 
 
 class SkipBoExpert:

@@ -27,6 +27,7 @@ It never reads a stock card below the top, another hand or the draw pile.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from ..core import GameState, Rng
@@ -35,17 +36,36 @@ from ..skipbo.state import SkipBoState
 
 _WILD = 0
 _STOCK = -1  # source code of the stock in a planned play
-# Values of the end of a planned line.
-_STOCK_PLAYED = 1000.0
-_HAND_EMPTIED = 14.0
-_WILD_USED = 9.0
-_FROM_DISCARD = 2.5
-_FROM_HAND = 1.0
-_GIFT = 45.0
-# Chance-like weight of a building pile needing ``gap`` more cards before an
-# opponent's stock top fits; index by gap (0 = it fits right now).
-_GIFT_BY_GAP = (1.0, 0.45, 0.22, 0.1, 0.04)
 _NODE_LIMIT = 1500
+
+
+@dataclasses.dataclass(frozen=True)
+class PlanWeights:
+    """What ``hard``'s planner gives the end of a planned line (docs/bots.md).
+
+    A line that plays the stock is worth ``stock_played``, one that empties the hand
+    ``hand_emptied``; each Skip-Bo card it uses costs ``wild_used``, each card it plays
+    from a discard pile or the hand earns ``from_discard`` or ``from_hand``. A building
+    pile left ``gap`` cards short of an opponent's stock top costs ``gift`` times
+    ``gift_by_gap[gap]`` (0: the stock top fits right now), the next player weighing
+    most. :data:`HARD_WEIGHTS` are the ones ``hard`` plays with.
+    """
+
+    stock_played: float = 1000.0
+    hand_emptied: float = 14.0
+    wild_used: float = 9.0
+    from_discard: float = 2.5
+    from_hand: float = 1.0
+    gift: float = 45.0
+    gift_by_gap: tuple[float, ...] = (1.0, 0.45, 0.22, 0.1, 0.04)
+
+    def gift_chance(self, gap: int) -> float:
+        """The weight of a building pile ``gap`` cards short of a stock top (0 past the table)."""
+        return self.gift_by_gap[gap] if 0 <= gap < len(self.gift_by_gap) else 0.0
+
+
+#: The weights ``hard`` plays with.
+HARD_WEIGHTS = PlanWeights()
 
 
 class NaiveBot:
@@ -68,10 +88,26 @@ def _nexts(state: SkipBoState) -> list[int]:
     return [len(pile) + 1 for pile in state.building]
 
 
-class _Planner:
-    """Depth-first search over the plays of one turn, on an abstract copy of the position."""
+class TurnPlanner:
+    """Depth-first search over the plays of one turn, on an abstract copy of the position.
 
-    def __init__(self, state: SkipBoState, seat: int) -> None:
+    ``TurnPlanner(state, seat, weights).search()`` returns the best line's value and its
+    first play. A line's end is valued by :meth:`value`: the :class:`PlanWeights` of the
+    plays made, minus :meth:`danger` (what the building piles then offer the opponents'
+    stock tops), plus :meth:`prospects` (how close they come to the own stock top) when
+    the line stops before the stock is played or the hand emptied. Subclasses may
+    override :meth:`danger` and :meth:`prospects` (which read :attr:`nexts`, the number
+    each building pile needs at the end of the line, and :attr:`threats`) and
+    :meth:`record`, which sees every line end the search values. After the search,
+    :attr:`best_line` holds the best line's plays and :attr:`best_stops` whether they are
+    the whole turn (a discard follows) or end with cards revealed (a stock play, an
+    emptied hand). A play is ``(source, card needed)``: the source is the stock (-1), a
+    discard pile counted from 1, or a hand card as ``-2 - card``
+    (:func:`plan_step_action` turns it into an action code).
+    """
+
+    def __init__(self, state: SkipBoState, seat: int, weights: PlanWeights = HARD_WEIGHTS) -> None:
+        self.weights = weights
         self.hand = state.hands[seat][:]
         self.discards = state.discards[seat]
         self.depths = [len(pile) for pile in self.discards]
@@ -105,6 +141,9 @@ class _Planner:
 
     # --- evaluation --------------------------------------------------------
     def danger(self) -> float:
+        """What the building piles (:attr:`nexts`) offer the opponents' stock tops."""
+        by_gap = self.weights.gift_by_gap
+        size = len(by_gap)
         total = 0.0
         for top, weight in self.threats:
             if top == _WILD:
@@ -112,10 +151,10 @@ class _Planner:
             worst = 0.0
             for need in self.nexts:
                 gap = top - need
-                if 0 <= gap < len(_GIFT_BY_GAP):
-                    worst = max(worst, _GIFT_BY_GAP[gap])
+                if 0 <= gap < size:
+                    worst = max(worst, by_gap[gap])
             total += weight * worst
-        return _GIFT * total
+        return self.weights.gift * total
 
     def prospects(self) -> float:
         """How close the building piles come to the own stock top (for the next turn)."""
@@ -126,6 +165,9 @@ class _Planner:
         return {0: 6.0, 1: 3.0, 2: 1.5}.get(best, 0.0)
 
     def value(self, wilds: int, from_discard: int, from_hand: int, ended: int) -> float:
+        """The value of the line's end: ``wilds`` Skip-Bo cards used, cards played from
+        the discard piles and the hand, ``ended`` 1 with the stock played, 2 with the
+        hand emptied, 0 stopping before."""
         return self._value(tuple(sorted(self.nexts)), wilds, from_discard, from_hand, ended)
 
     def _value(
@@ -135,13 +177,14 @@ class _Planner:
         if outlook is None:
             outlook = self.outlook[key] = (self.danger(), self.prospects())
         danger, prospects = outlook
+        w = self.weights
         score = (
-            -_WILD_USED * wilds + _FROM_DISCARD * from_discard + _FROM_HAND * from_hand
+            -w.wild_used * wilds + w.from_discard * from_discard + w.from_hand * from_hand
         ) - danger
         if ended == 1:
-            return _STOCK_PLAYED + score
+            return w.stock_played + score
         if ended == 2:
-            return score + _HAND_EMPTIED
+            return score + w.hand_emptied
         return score + prospects
 
     # --- search --------------------------------------------------------------
@@ -150,9 +193,11 @@ class _Planner:
         self._dfs(None, 0, 0, 0)
         return self.best_score, self.best_first
 
-    def _record(
+    def record(
         self, score: float, first: tuple[int, int] | None, last: tuple[int, int] | None = None
     ) -> None:
+        """A line end valued ``score``: the line starts with ``first`` (None: stop now)
+        and, unless it stops, ends with ``last``; keeps the best."""
         if score > self.best_score:
             self.best_score, self.best_first = score, first
             self.best_line = (*self.path, last) if last else tuple(self.path)
@@ -164,7 +209,7 @@ class _Planner:
         ordered = tuple(sorted(nexts))
         score = self._value(ordered, wilds, from_d, from_h, 0)
         if score > self.best_score:
-            self._record(score, first)
+            self.record(score, first)
         if self.nodes > _NODE_LIMIT:
             return
         key = (tuple(self.hand), ordered, tuple(self.depths))
@@ -179,7 +224,7 @@ class _Planner:
                 self._play(need)
                 score = self.value(wilds, from_d, from_h, 1)
                 self._unplay(need)
-                self._record(score, first or move, move)
+                self.record(score, first or move, move)
         # Discard pile tops.
         for index in range(4):
             depth = self.depths[index]
@@ -206,7 +251,7 @@ class _Planner:
                 move = (-2 - card, need)
                 if not any(hand) and self.can_draw:
                     score = self.value(wilds + (card == _WILD), from_d, from_h + 1, 2)
-                    self._record(score, first or move, move)
+                    self.record(score, first or move, move)
                 else:
                     self.path.append(move)
                     self._dfs(first or move, wilds + (card == _WILD), from_d, from_h + 1)
@@ -225,7 +270,7 @@ class _Planner:
         nexts[i] = need
 
 
-Decision = tuple[int, "_Planner | None"]
+Decision = tuple[int, "TurnPlanner | None"]
 """A move of ``hard``'s and the planner whose best line it starts (None for a discard)."""
 
 
@@ -282,13 +327,24 @@ class HardBot:
     decisions of an ``expert`` search); the moves are the same with or without it.
     Bots sharing one memo must share the rules, and the memo grows with every new
     position, so it is meant for one search, not a whole game.
+
+    ``planner`` and ``weights`` make variants of ``hard`` (the experiments of
+    docs/bots.md): the :class:`TurnPlanner` subclass that plans each turn and the
+    :class:`PlanWeights` it values lines with.
     """
 
     name = "hard"
-    planner: type[_Planner] = _Planner
 
-    def __init__(self, memo: dict[tuple[object, ...], Decision] | None = None) -> None:
+    def __init__(
+        self,
+        memo: dict[tuple[object, ...], Decision] | None = None,
+        *,
+        planner: type[TurnPlanner] = TurnPlanner,
+        weights: PlanWeights = HARD_WEIGHTS,
+    ) -> None:
         self.memo = memo
+        self.planner = planner
+        self.weights = weights
 
     def choose(self, state: GameState[Any], rng: Rng) -> int:
         if not isinstance(state, SkipBoState):
@@ -315,7 +371,7 @@ class HardBot:
         partner_stock = [a for a in legal if STOCK_BASE + 4 <= a < DISCARD_PLAY_BASE]
         if partner_stock:
             return partner_stock[0], None
-        planner = self.planner(state, seat)
+        planner = self.planner(state, seat, self.weights)
         _, first = planner.search()
         if first is not None:
             action = plan_step_action(state, first)
@@ -338,7 +394,7 @@ class HardBot:
             after.advance(action)
             if after.is_over or after.current != seat:
                 return action  # it ends the round (a stock emptied) or the turn
-            value, _ = self.planner(after, seat).search()
+            value, _ = self.planner(after, seat, self.weights).search()
             if value > best_value:
                 best, best_value = action, value
         return best

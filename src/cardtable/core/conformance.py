@@ -8,7 +8,7 @@ are JSON-safe and leak nothing a seat may not see, ``determinize`` depends on
 nothing the seat cannot see, cards are conserved, and the game ends.
 
 The fast move path (``advance``, which builds no events) must reach exactly the
-state ``_apply`` reaches: after every move of every game a copy played with
+state ``apply_unchecked`` reaches: after every move of every game a copy played with
 ``advance`` alone is compared with the checked game, by snapshot and field by
 field (a field the snapshot leaves out, such as a cached count, is compared too).
 
@@ -51,7 +51,8 @@ _MISSING = object()
 
 
 def fast_path_difference(fast: GameState[Any], slow: GameState[Any]) -> str | None:
-    """How a state reached by ``advance`` differs from one reached by ``_apply``, or None."""
+    """How a state reached by ``advance`` differs from one reached by
+    ``apply_unchecked``, or None."""
     if fast.to_json() != slow.to_json():
         return "its snapshot differs"
     # Fields left out of the snapshot (derived counts, caches) must agree as well.
@@ -124,7 +125,9 @@ def check_state(state: GameState[Any], where: str, rng: Rng, deep: bool = True) 
         fast.advance(action)
         difference = fast_path_difference(fast, probe)
         if difference is not None:
-            _fail(where, f"advance({action}) reached another state than _apply: {difference}")
+            _fail(
+                where, f"advance({action}) reached another state than apply_unchecked: {difference}"
+            )
 
     seats: list[int | None] = [None, *range(state.num_players)]
     for seat in seats:
@@ -193,7 +196,8 @@ def check_game(
             if difference is not None:
                 _fail(
                     f"{game.name} {rules.to_json()} seed {seed} move {moves}",
-                    f"the game played with advance() left the one played with _apply: {difference}",
+                    "the game played with advance() left the one played with "
+                    f"apply_unchecked: {difference}",
                 )
         if state.replayed() != state or again != state:
             _fail(f"{game.name} seed {seed}", "final state not reproducible from its log")

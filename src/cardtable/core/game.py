@@ -7,7 +7,7 @@ clones, JSON snapshots and determinization for search bots.
 
 Moves are applied three ways: :meth:`GameState.apply` / :meth:`GameState.apply_action`
 validate and return an :class:`Outcome` (the public record: who moved, what, and the
-events that followed); :meth:`GameState._apply` skips the validation; and
+events that followed); :meth:`GameState.apply_unchecked` skips the validation; and
 :meth:`GameState.advance` also skips the record, for callers that do not read events:
 RL steps, rollouts, tournaments. All three reach the same state.
 """
@@ -167,20 +167,26 @@ class GameState(ABC, Generic[MoveT]):
         """Action codes of the legal moves, ascending."""
 
     @abstractmethod
-    def _apply(self, action: int) -> Outcome[MoveT]:
-        """Apply a known-legal action (no validation)."""
+    def apply_unchecked(self, action: int) -> Outcome[MoveT]:
+        """Apply a known-legal action and return its :class:`Outcome`, without validation.
+
+        The action must come from :meth:`legal_actions` or pass :meth:`is_legal_action`
+        (an illegal one leaves the state undefined). :meth:`apply_action` is
+        :meth:`require_legal` then this; callers that already know the move is legal
+        (benchmarks, search bots replaying their own choices) call it directly. Each
+        engine implements it."""
 
     def advance(self, action: int) -> None:
-        """Apply a known-legal action like :meth:`_apply`, without any move record.
+        """Apply a known-legal action like :meth:`apply_unchecked`, without any move record.
 
         The fast move path, for callers that do not read events: RL steps, rollouts,
         tournaments. No validation (the action must come from :meth:`legal_actions`
         or pass :meth:`is_legal_action`), no :class:`Outcome`, no :class:`Event`: the
-        state reached is exactly the one :meth:`_apply` reaches, history included (the
-        conformance checker compares the two after every move). Engines override it
+        state reached is exactly the one :meth:`apply_unchecked` reaches, history included
+        (the conformance checker compares the two after every move). Engines override it
         with their rules run without building events; this default drops the Outcome.
         """
-        self._apply(action)
+        self.apply_unchecked(action)
 
     @abstractmethod
     def explain_illegal(self, move: MoveT) -> str:
@@ -224,12 +230,12 @@ class GameState(ABC, Generic[MoveT]):
             raise IllegalMoveError(f"not a move of {self.game.title}: {move!r}") from error
         if not self.is_legal_action(action):
             raise self.illegal_move_error(move)
-        return self._apply(action)
+        return self.apply_unchecked(action)
 
     def apply_action(self, action: int) -> Outcome[MoveT]:
         """Play the move with this action code; illegal codes raise and change nothing."""
         self.require_legal(action)
-        return self._apply(action)
+        return self.apply_unchecked(action)
 
     def require_legal(self, action: int) -> None:
         """Raise unless ``action`` is a legal code now: :class:`ActionCodeError` for a

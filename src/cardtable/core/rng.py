@@ -92,10 +92,6 @@ class Rng:
                 low = m & _MASK64
         return m >> 64
 
-    def randint(self, low: int, high: int) -> int:
-        """Uniform integer in ``[low, high]``."""
-        return low + self.below(high - low + 1)
-
     def random(self) -> float:
         """Uniform float in ``[0, 1)`` with 53 random bits."""
         return (self.next64() >> 11) * (1.0 / (1 << 53))

@@ -10,7 +10,9 @@ A text that counts something is a plural group: one key per CLDR plural category
 (``lobby.waiting_players.one``, ``lobby.waiting_players.other``, and ``.many`` or
 ``.few`` where a language wants them), chosen by :func:`translate_count` with
 Babel's CLDR rules for the language; a category a catalog does not give falls back
-to ``.other``. Every group has at least ``.one`` and ``.other``.
+to ``.other``. Every group has at least ``.one`` and ``.other``. A count written with
+decimals is a :class:`~decimal.Decimal` as written (``Decimal("1.0")``), since CLDR
+chooses by the digits shown: "1.0 points" in English, "1,5 point" in French.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import json
 import os
 import string
 from collections.abc import Callable, Mapping
+from decimal import Decimal
 from importlib import resources
 
 LANGUAGES: tuple[str, ...] = ("en", "fr", "de", "it")
@@ -73,20 +76,21 @@ def translate(lang: str, key: str, **params: object) -> str:
 
 
 @functools.cache
-def _plural_rule(lang: str) -> Callable[[int], str]:
+def _plural_rule(lang: str) -> Callable[[int | Decimal], str]:
     from babel import Locale  # only the texts that count something need it
 
-    rule: Callable[[int], str] = Locale.parse(lang).plural_form
+    rule: Callable[[int | Decimal], str] = Locale.parse(lang).plural_form
     return rule
 
 
-def plural_key(lang: str, key: str, count: int) -> str:
+def plural_key(lang: str, key: str, count: int | Decimal) -> str:
     """The key of ``key``'s plural group that words ``count`` in ``lang`` (CLDR rules)."""
-    chosen = f"{key}.{_plural_rule(lang)(abs(count))}"
+    magnitude = -count if count < 0 else count
+    chosen = f"{key}.{_plural_rule(lang)(magnitude)}"
     return chosen if chosen in catalog(lang) or chosen in catalog(FALLBACK) else f"{key}.other"
 
 
-def translate_count(lang: str, key: str, count: int, **params: object) -> str:
+def translate_count(lang: str, key: str, count: int | Decimal, **params: object) -> str:
     """The text of the plural group ``key`` for ``count`` (passed as ``{count}`` too)."""
     return translate(lang, plural_key(lang, key, count), count=count, **params)
 

@@ -1,23 +1,30 @@
-"""The ASGI application: the web table's pages, the HTTP API (:mod:`.http_api`) and the
-WebSocket (:mod:`.websocket`) of one :class:`~cardtable.server.table.Table`."""
+"""The ASGI application: the HTTP API (:mod:`.http_api`) and the WebSocket
+(:mod:`.websocket`) of one :class:`~cardtable.server.table.Table`, beside the routes of
+a front end it is given (the web table's, mounted by :mod:`cardtable.online`; the
+server imports no front end)."""
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 
 from starlette.applications import Starlette
+from starlette.routing import BaseRoute
 
-from ..web import web_routes
 from .config import ServerConfig
 from .http_api import RoomsApi
 from .table import Table
 from .websocket import TableSocket
 
 
-def create_app(config: ServerConfig | None = None) -> Starlette:
+def create_app(config: ServerConfig | None = None, *, front: Sequence[BaseRoute] = ()) -> Starlette:
     """The table server as an ASGI app; its lifespan opens the database and restores rooms
-    (unless ``cardtable serve`` opened them before listening) and closes them."""
+    (unless ``cardtable serve`` opened them before listening) and closes them.
+
+    ``front`` are a front end's routes, served before the API's: ``cardtable serve``
+    passes the web table's page, static files and catalogs (:mod:`cardtable.online`).
+    Without them the app serves the API and the WebSocket only.
+    """
     table = Table(config or ServerConfig())
 
     @contextlib.asynccontextmanager
@@ -30,7 +37,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             await table.close()
 
     routes = [
-        *web_routes(),  # the web table (cardtable.web): the page at /, /static, /i18n
+        *front,
         *RoomsApi(table).routes(),
         *TableSocket(table).routes(),
     ]

@@ -7,35 +7,22 @@ import asyncio
 import gc
 import logging
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..argtypes import positive_int
+from ..argtypes import non_negative_float, non_negative_int, positive_int
 from ..settings import default_data_dir, settings
 from .config import ServerConfig
 
-
-def _processes(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
-    return value
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
 
 
 def _lease(text: str) -> float:
-    value = _seconds(text)
+    value = non_negative_float(text)
     if value < 0.3:
         raise argparse.ArgumentTypeError(f"must be at least 0.3 seconds, got {text}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    value = float(text)
-    if not value >= 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
     return value
 
 
@@ -76,11 +63,14 @@ def add_serve_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
         "another node after about this long (15)",
     )
     serve.add_argument(
-        "--bot-pause", type=_seconds, default=0.6, help="seconds a bot waits before moving (0.6)"
+        "--bot-pause",
+        type=non_negative_float,
+        default=0.6,
+        help="seconds a bot waits before moving (0.6)",
     )
     serve.add_argument(
         "--bot-processes",
-        type=_processes,
+        type=non_negative_int,
         default=None,
         metavar="N",
         help="worker processes for bots and hints (default: one per core; 0: threads of "
@@ -88,7 +78,7 @@ def add_serve_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
     )
     serve.add_argument(
         "--grace",
-        type=_seconds,
+        type=non_negative_float,
         default=60.0,
         help="seconds before a disconnected player is replaced by a bot (60)",
     )
@@ -101,7 +91,7 @@ def add_serve_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
     )
     serve.add_argument(
         "--room-ttl",
-        type=_seconds,
+        type=non_negative_float,
         default=3600.0,
         help="seconds after which an unused room expires (3600)",
     )
@@ -166,10 +156,12 @@ def uvicorn_options(args: argparse.Namespace, config: ServerConfig) -> dict[str,
     }
 
 
-def run_serve(args: argparse.Namespace) -> None:
+def run_serve(args: argparse.Namespace, build_app: Callable[[ServerConfig], Starlette]) -> None:
+    """Serve the app ``build_app`` makes of the configuration ``args`` describe (the
+    ``cardtable`` command passes :func:`cardtable.online.create_app`: the server with the
+    web table)."""
     import uvicorn
 
-    from .app import create_app
     from .startup import StartupRefusedError
 
     config = serve_config(args)
@@ -179,7 +171,7 @@ def run_serve(args: argparse.Namespace) -> None:
     # collection thresholds run slow full collections often; rarer collections cut
     # the 500-room p99 move latency from about 170 ms to about 70 ms (operations.md).
     gc.set_threshold(50_000, 20, 1_000)
-    app = create_app(config)
+    app = build_app(config)
     table = app.state.table
     server = uvicorn.Server(uvicorn.Config(app, **uvicorn_options(args, config)))
 

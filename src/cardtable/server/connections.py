@@ -24,7 +24,6 @@ NO_SUCH_ROOM = 4004
 #: The room is served by another node now (taken over, or this node is stopping):
 #: reconnect, with back-off, and resume from the last version.
 ROOM_MOVED = 4009
-GOING_AWAY = 1001
 #: Seconds a closing connection waits for answers still being worked out.
 BACKGROUND_GRACE = 30.0
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..core import OptionError
+from ..display_names import DisplayNameError, clean_name
 from ..statuses import SeatKind
 from .errors import RoomError, option_refused
 from .events import START, EventRecord
-from .names import DisplayNameError, clean_name
 from .protocol import SeatSpec
 from .seats import FINISHED, LOBBY, PLAYING, Seat, seats_from_specs
 from .tokens import hash_token, new_seed, new_token, token_matches

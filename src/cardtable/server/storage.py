@@ -650,18 +650,6 @@ class Storage:
             return list(result.scalars())
 
     # --- reads -------------------------------------------------------------------
-    async def load_live_rooms(self) -> list[RoomRecord]:
-        """Every room not closed, with the move log of its current game."""
-        async with self._engine().connect() as connection:
-            result = await connection.execute(
-                rooms.select().where(rooms.c.status.in_(LIVE_STATUSES)).order_by(rooms.c.code)
-            )
-            records = [RoomRecord(**row._asdict()) for row in result]
-            for record in records:
-                if record.status != RoomStatus.LOBBY:
-                    record.moves = await self._moves(connection, record.code, record.game_no)
-        return records
-
     async def _moves(self, connection: Any, code: str, game_no: int) -> list[tuple[int, int, int]]:
         result = await connection.execute(
             sa.select(moves.c.seat, moves.c.action, moves.c.version)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core import OptionError
+from ..display_names import DisplayNameError, clean_name
 from ..games import get_game
 from ..statuses import RoomStatus, SeatKind
 from .botseats import BotPool
@@ -21,7 +22,6 @@ from .config import ServerConfig
 from .connections import ROOM_MOVED
 from .errors import RoomError, option_refused
 from .metrics import Metrics
-from .names import DisplayNameError, clean_name
 from .protocol import SeatSpec, error_message
 from .rooms import Room
 from .seats import LOBBY, Seat, seats_from_specs

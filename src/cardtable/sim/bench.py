@@ -132,7 +132,8 @@ def _time_games(
     path: str,
     budget: _Budget,
 ) -> Throughput:
-    """Whole games with moves applied by ``path``: "apply_action", "_apply" or "advance"."""
+    """Whole games with moves applied by ``path``: "apply_action", "apply_unchecked" or
+    "advance"."""
     moves = played = 0
     rng = Rng(0xBE4C)
     cpu_start = time.process_time()
@@ -160,7 +161,7 @@ def _sample_positions(game: Game[Any], rules: RulesBase) -> list[GameState[Any]]
         positions.append(state.clone())
         moves = 0
         while not state.is_over and len(positions) < _MAX_POSITIONS:
-            state._apply(_random_policy(state, rng))
+            state.apply_unchecked(_random_policy(state, rng))
             moves += 1
             if moves % 7 == 0:
                 positions.append(state.clone())
@@ -239,7 +240,9 @@ def run_bench(
 
     rows = [
         _time_games(game, rules, "random, apply_action", random_policy, "apply_action", budget),
-        _time_games(game, rules, "random, _apply", random_policy, "_apply", budget),
+        _time_games(
+            game, rules, "random, apply_unchecked", random_policy, "apply_unchecked", budget
+        ),
         _time_games(game, rules, "random, advance", random_policy, "advance", budget),
     ]
     if greedy is not None:

@@ -282,14 +282,14 @@ class SkipBoState(GameState[Move]):
     def _owner_or_none(self, seat: int, partner: bool) -> int | None:
         return self.partners[seat] if partner else seat
 
-    def _apply(self, action: int) -> Outcome[Move]:
+    def apply_unchecked(self, action: int) -> Outcome[Move]:
         seat = self.current
         events: list[Event] = []
         self._play(action, events)
         return Outcome(seat, MOVES[action], action, tuple(events))
 
     def _play(self, action: int, events: list[Event] | None = None) -> None:
-        """The move itself, shared by :meth:`_apply` and :meth:`advance`.
+        """The move itself, shared by :meth:`apply_unchecked` and :meth:`advance`.
 
         ``events`` is None on the fast path: every event is then neither built nor
         kept, and nothing else differs.

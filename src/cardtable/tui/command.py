@@ -230,16 +230,15 @@ def host_request(args: argparse.Namespace) -> tuple[str, JSON, list[JSON]]:
 def default_name() -> str:
     """The login name when the server would take it as a display name, else "Host"."""
     import getpass
-    import re
+
+    from ..display_names import DisplayNameError, clean_name
 
     try:
-        login = getpass.getuser()
-    except (OSError, KeyError):
+        return clean_name(getpass.getuser())
+    except (OSError, KeyError, DisplayNameError):
         return "Host"
-    return login[:24] if re.fullmatch(r"[A-Za-z0-9 ._-]{1,24}", login) else "Host"
 
 
-RULE_FLAGS = "rules options (flags or --option)"
 LOCAL_ONLY = ("seed", "pause")
 
 

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rich.console import Group
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
+from textual.geometry import Region
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -30,6 +32,25 @@ from .source import GameSource, RefusedError
 from .words import Words
 
 JSON = dict[str, Any]
+#: The mark of the row under the cursor, and the indent of a refusal under its option.
+CURSOR = "▶ "
+REFUSAL_INDENT = "    "
+
+
+#: The narrowest an option label is cut to, however narrow the terminal.
+MIN_LABEL = 8
+
+
+def _cut(text: str, width: int) -> str:
+    """``text`` cut to ``width`` characters, ending with … when it was longer."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _row(selected: bool) -> Text:
+    """The start of a seat or option row: one line, cut with an ellipsis if too wide."""
+    row = Text(no_wrap=True, overflow="ellipsis")
+    row.append(CURSOR if selected else "  ", style="bold green")
+    return row
 
 
 class LobbyScreen(ModalScreen[None]):
@@ -83,12 +104,58 @@ class LobbyScreen(ModalScreen[None]):
 
     # --- drawing ----------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        with VerticalScroll():
-            yield Static(self.page(), id="lobby")
+        # The scroll area takes no focus: its own arrow keys (scrolling) would take the
+        # screen's as soon as the page is taller than the terminal. It follows the
+        # cursor instead (:meth:`follow_cursor`); the mouse wheel still scrolls it.
+        with VerticalScroll(can_focus=False):
+            yield Static(Group(*self.lines()), id="lobby")
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self.follow_cursor)
 
     def draw(self) -> None:
         if self.is_mounted:
-            self.query_one("#lobby", Static).update(self.page())
+            self.query_one("#lobby", Static).update(Group(*self.lines()))
+            self.call_after_refresh(self.follow_cursor)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.draw)  # the labels' width follows the terminal's
+
+    def label_width(self, widest: int, value: int) -> int:
+        """How wide the option labels are drawn: the widest label, or in a terminal too
+        narrow for it what leaves room for the values (a longer label is cut with …)."""
+        if not self.is_mounted:
+            return widest
+        scroll = self.query_one(VerticalScroll)
+        # Room for a scroll bar is kept whether it shows or not: it comes and goes with
+        # the page's height, which must not change the rows' width.
+        room = scroll.content_size.width - scroll.styles.scrollbar_size_vertical
+        if room <= 0:
+            return widest
+        # The cursor mark, the gap, the value and, on the row under the cursor, the "…"
+        # that ends its hint (the option's flag and range) when it is cut.
+        return max(MIN_LABEL, min(widest, room - len(CURSOR) - 2 - value - 1))
+
+    def follow_cursor(self) -> None:
+        """Scroll the page so that the row under the cursor (and a refusal under it) shows."""
+        if not self.is_mounted:
+            return
+        page = self.query_one("#lobby", Static)
+        width = page.content_size.width
+        if width <= 0:
+            return
+        lines = self.lines()
+        top = 0
+        for index, line in enumerate(lines):
+            height = 1 if line.no_wrap else len(line.wrap(self.app.console, width))
+            if line.plain.startswith(CURSOR):
+                below = lines[index + 1] if index + 1 < len(lines) else None
+                if below is not None and below.plain.startswith(REFUSAL_INDENT):
+                    height += 1
+                region = Region(0, top, width, height)
+                self.query_one(VerticalScroll).scroll_to_region(region, animate=False)
+                return
+            top += height
 
     @property
     def host(self) -> bool:
@@ -113,49 +180,58 @@ class LobbyScreen(ModalScreen[None]):
         return self.words(spec.label) if self.words.has(spec.label) else spec.name
 
     def page(self) -> Text:
+        """The whole page as one text (what :meth:`lines` shows, line by line)."""
+        return Text("\n").join(self.lines())
+
+    def lines(self) -> list[Text]:
+        """The page's lines. A seat or option row stays one line, so the rows keep their
+        places and the arrows their meaning: in a narrow terminal the option labels are
+        cut first (the values stay in view), then what is still too wide ends with an
+        ellipsis; the other lines (titles, link, refusals, keys) wrap."""
         w = self.words
         room = self.room()
-        page = Text(
-            w("lobby.title", game=w(f"game.{self.source.game.name}"), code=room.get("code", ""))
-            + "\n",
-            style="bold",
-        )
+        game = w(f"game.{self.source.game.name}")
+        lines = [Text(w("lobby.title", game=game, code=room.get("code", "")), style="bold")]
         link = self.source.link()
         if link:
-            page.append(w("lobby.link", url=link) + "\n")
-            page.append(w("lobby.join_command", command=f"cardtable play --join {link}") + "\n")
-        page.append("\n" + w("lobby.seats") + "\n", style="bold")
+            lines.append(Text(w("lobby.link", url=link)))
+            lines.append(Text(w("lobby.join_command", command=f"cardtable play --join {link}")))
+        lines += [Text(), Text(w("lobby.seats"), style="bold")]
         seats = room.get("seats") or []
         for index, info in enumerate(seats):
             selected = self.host and self.section == "seats" and index == self.seat_cursor
-            page.append("▶ " if selected else "  ", style="bold green")
-            page.append(f"{info['seat'] + 1}. ")
-            page.append_text(self.seat_text(info))
+            row = _row(selected)
+            row.append(f"{info['seat'] + 1}. ")
+            row.append_text(self.seat_text(info))
             if selected:
-                page.append("  " + w("lobby.seat_choice"), style="dim")
-            page.append("\n")
-        page.append("\n" + w("lobby.options") + "\n", style="bold")
+                row.append("  " + w("lobby.seat_choice"), style="dim")
+            lines.append(row)
+        lines += [Text(), Text(w("lobby.options"), style="bold")]
         values = self.values()
         rules = self.rules_now()
-        width = max(len(self.label(spec)) for spec in self.specs)
+        shown_values = [self.value_words(values.get(spec.name)) for spec in self.specs]
+        width = self.label_width(
+            max(len(self.label(spec)) for spec in self.specs), max(map(len, shown_values))
+        )
         for index, spec in enumerate(self.specs):
             selected = self.host and self.section == "options" and index == self.cursor
-            page.append("▶ " if selected else "  ", style="bold green")
-            page.append(f"{self.label(spec):<{width}}  ", style="bold" if selected else "")
+            row = _row(selected)
+            label = _cut(self.label(spec), width)
+            row.append(f"{label:<{width}}  ", style="bold" if selected else "")
             if selected and self.typed:
-                page.append(self.typed + "▏", style="bold reverse")
+                row.append(self.typed + "▏", style="bold reverse")
             else:
                 shown = self.value_words(values.get(spec.name))
-                page.append(shown, style="bold yellow" if spec.name in self.draft else "bold")
+                row.append(shown, style="bold yellow" if spec.name in self.draft else "bold")
             if selected:
-                page.append(f"  {spec.flag}", style="dim")
+                row.append(f"  {spec.flag}", style="dim")
                 found = bounds(rules, spec.name) if spec.kind == "int" else None
                 if found is not None:
-                    page.append("  " + w("lobby.range", low=found[0], high=found[1]), style="dim")
-            page.append("\n")
+                    row.append("  " + w("lobby.range", low=found[0], high=found[1]), style="dim")
+            lines.append(row)
             if spec.name in self.errors:
-                page.append(f"    {self.errors[spec.name]}\n", style="bold red")
-        page.append("\n")
+                lines.append(Text(REFUSAL_INDENT + self.errors[spec.name], style="bold red"))
+        lines.append(Text())
         free = sum(
             1 for info in seats if info.get("kind") == SeatKind.HUMAN and not info.get("taken")
         )
@@ -163,11 +239,11 @@ class LobbyScreen(ModalScreen[None]):
             status = w.count("lobby.waiting_players", free) if free else w("lobby.ready")
         else:
             status = w("lobby.wait_host")
-        page.append(status + "\n", style="bold")
+        lines.append(Text(status, style="bold"))
         if self.message:
-            page.append(self.message + "\n", style="bold red")
-        page.append(w("lobby.keys_host" if self.host else "lobby.keys_guest"), style="dim")
-        return page
+            lines.append(Text(self.message, style="bold red"))
+        lines.append(Text(w("lobby.keys_host" if self.host else "lobby.keys_guest"), style="dim"))
+        return lines
 
     def seat_text(self, info: JSON) -> Text:
         w = self.words

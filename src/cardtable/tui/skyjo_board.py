@@ -21,7 +21,6 @@ GAP = 2
 PER_BAND = 4
 
 STYLE_DOWN = "bold white on dark_blue"
-STYLE_CURSOR = "reverse bold"
 STYLE_LEGAL = "bold black on green"
 STYLE_TURN = "bold yellow"
 

@@ -394,8 +394,8 @@ class TableApp(App[None]):
             w(
                 "review.summary",
                 reviewed=review.get("reviewed", 0),
-                decisions=review.get("decisions", 0),
-                best=review.get("best_moves", 0),
+                decisions=w.count("review.decisions", review.get("decisions", 0)),
+                best=w.count("review.best", review.get("best_moves", 0)),
             )
             + "\n\n"
         )
@@ -403,9 +403,11 @@ class TableApp(App[None]):
         for move in worst:
             played = w.move(move["played_move"])
             text.append("\n" + w("review.move", number=move["number"], move=played) + "\n")
-            cost = 100 * move["cost"] if win_chance else move["cost"]
-            key = "review.cost_skipbo" if win_chance else "review.cost_skyjo"
-            text.append("  " + w(key, cost=w.number(cost)) + "\n", style="bold yellow")
+            if win_chance:
+                cost = w("review.cost_skipbo", cost=w.number(100 * move["cost"]))
+            else:
+                cost = w.amount("review.cost_skyjo", move["cost"])
+            text.append("  " + cost + "\n", style="bold yellow")
             text.append("  " + w("review.better", move=w.move(move["best_move"])) + "\n")
             reason = self.reason_text(move.get("reason_parts"), move.get("reason", ""))
             if reason:

@@ -7,11 +7,12 @@ the same words serve a local game and a room on a server.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from decimal import Decimal
 from typing import Any
 
 from ..bots.advisor import ReasonPart, render_reason
 from ..core import Refusal
-from ..i18n import FALLBACK, catalog, translate, translate_count
+from ..i18n import FALLBACK, catalog, plural_key, translate, translate_count
 from ..i18n.refusals import render_refusal
 
 JSON = dict[str, Any]
@@ -38,6 +39,12 @@ class Words:
     def count(self, key: str, count: int, **params: object) -> str:
         """The plural group ``key`` worded for ``count`` (``{count}`` in the text)."""
         return translate_count(self.lang, key, count, **params)
+
+    def amount(self, key: str, value: float, digits: int = 1, **params: object) -> str:
+        """The plural group ``key`` for ``value`` written with ``digits`` decimals, the
+        form chosen for the number as written (CLDR: "1.0 points", "1,0 point")."""
+        chosen = plural_key(self.lang, key, Decimal(f"{value:.{digits}f}"))
+        return self(chosen, count=self.number(value, digits), **params)
 
     def has(self, key: str) -> bool:
         """Whether ``key`` has a text (without counting a miss, unlike a lookup)."""
@@ -192,11 +199,11 @@ class Words:
         return self("event.skipbo.pile_completed", pile=e["pile"] + 1)
 
     def _skipbo_StockRevealed(self, e: JSON) -> str:  # noqa: N802
-        return self(
+        return self.count(
             "event.skipbo.stock_revealed",
+            e["remaining"],
             who=self.who(e["owner"]),
             card=self.card_long(e["card"]),
-            remaining=e["remaining"],
         )
 
     def _skipbo_StockEmptied(self, e: JSON) -> str:  # noqa: N802
@@ -278,7 +285,7 @@ class Words:
         return self("event.skyjo.final_turns", who=self.who(e["closer"]))
 
     def _skyjo_TurnLimitReached(self, e: JSON) -> str:  # noqa: N802
-        return self("event.skyjo.turn_limit", round=e["round"], turns=e["turns"])
+        return self.count("event.skyjo.turn_limit", e["turns"], round=e["round"])
 
     def _skyjo_RoundEnded(self, e: JSON) -> str:  # noqa: N802
         if e["closer"] is None:  # the round reached the turn limit; nobody went out

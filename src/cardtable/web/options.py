@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from ..bots import bot_names
 from ..core import JSON
+from ..display_names import MAX_NAME
 from ..games import game_names, get_game
 from ..rules_options import bounds_by_players, depends_on_players, limits, option_specs
-from ..server.names import MAX_NAME
 
 #: Bots from weakest to strongest; any other registered bot comes after them.
 BOT_LEVELS = ("random", "naive", "greedy", "hard", "expert")

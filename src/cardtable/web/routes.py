@@ -1,4 +1,5 @@
-"""Starlette routes of the web table, included by :func:`cardtable.server.app.create_app`.
+"""Starlette routes of the web table, served beside the server's API by
+:func:`cardtable.online.create_app`.
 
 - ``GET /``, ``/r/{code}``, ``/r/{code}/watch``: the page (``static/index.html``, naming
   the versioned asset prefix).

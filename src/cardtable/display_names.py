@@ -1,8 +1,12 @@
-"""Display names: validated on the way in, escaped wherever shown as HTML."""
+"""Display names: validated on the way in; every client shows one as text, never markup.
+
+A leaf below every front end: the server validates each name it is given with
+:func:`clean_name`, the web page states :data:`MAX_NAME` as its input's limit, and the
+terminal client offers the login name only when :func:`clean_name` would take it.
+"""
 
 from __future__ import annotations
 
-import html
 import unicodedata
 
 MIN_NAME = 1
@@ -17,8 +21,9 @@ class DisplayNameError(ValueError):
 def clean_name(raw: str) -> str:
     """``raw`` normalized (NFC, spaces collapsed), or raise :class:`DisplayNameError`.
 
-    Names hold 1 to 24 letters, digits, spaces and ``-_.``; no markup, quotes or control
-    characters can pass, so a name is safe as text everywhere.
+    Names hold :data:`MIN_NAME` to :data:`MAX_NAME` (1 to 24) letters, digits, spaces
+    and ``-_.``; no markup, quotes or control characters can pass, so a name is safe as
+    text everywhere.
     """
     name = " ".join(unicodedata.normalize("NFC", raw).split())
     if not MIN_NAME <= len(name) <= MAX_NAME:
@@ -32,8 +37,3 @@ def clean_name(raw: str) -> str:
                 f"a name may hold letters, digits, spaces and - _ . only (not U+{ord(char):04X})"
             )
     return name
-
-
-def escape_name(name: str) -> str:
-    """``name`` safe inside HTML (the front end must still insert names as text)."""
-    return html.escape(name, quote=True)

@@ -1,8 +1,8 @@
 """How often the RL environments pay a reward, built as a user builds them by default.
 
-    python scripts/rl_rewards.py skipbo --episodes 1000
-    python scripts/rl_rewards.py skyjo --episodes 200 --players 3
-    python scripts/rl_rewards.py skipbo --episodes 1000 --stock 5
+    python -m lab rl_rewards skipbo --episodes 1000
+    python -m lab rl_rewards skyjo --episodes 200 --players 3
+    python -m lab rl_rewards skipbo --episodes 1000 --stock 5
 
 The learner (Gymnasium) or every agent (PettingZoo) plays uniformly random legal moves
 from the action mask, with a seeded generator; episodes are reset with seeds 0, 1, ...
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 from collections import Counter
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -56,13 +57,13 @@ def aec_rewards(game: str, rules: dict[str, int], episodes: int) -> Counter[str]
     return tally
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game", choices=["skipbo", "skyjo"])
     parser.add_argument("--episodes", type=int, default=1000)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--stock", type=int, default=None, help="Skip-Bo stock_size")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     rules = {"players": args.players}
     if args.stock is not None:
         rules["stock_size"] = args.stock

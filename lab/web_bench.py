@@ -1,6 +1,6 @@
 """The web table's first load and its redraw time per server event, in the system Chromium.
 
-    .venv/bin/python scripts/web_bench.py --events 80
+    .venv/bin/python -m lab web_bench --events 80
 
 A benchmark, not a test: it starts a table server (temporary SQLite, bots without
 pause), then
@@ -20,12 +20,10 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).parents[1]))
 
 from playwright.sync_api import sync_playwright
 from tests.live_server import running_server
@@ -121,10 +119,10 @@ def spread(values: list[float]) -> str:
     return f"median {statistics.median(values):.1f} ms, p90 {p90:.1f} ms"
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=80)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     with (
         tempfile.TemporaryDirectory() as data,
         running_server(Path(data)) as base,

@@ -1,6 +1,6 @@
 """Steps per second of the Skyjo vector envs: the reference one and the batch engine's.
 
-    taskset -c 1 python scripts/vector_env_speed.py --envs 8 64 256 --seconds 3
+    taskset -c 1 python -m lab vector_env_speed --envs 8 64 256 --seconds 3
 
 For each number of envs, both vector envs (``make_vector_env("skyjo", N)`` and
 ``make_vector_env("skyjo", N, engine="fast")``, 4 players, random opponents) are
@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -53,11 +54,11 @@ class Runner:
         }
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--envs", type=int, nargs="+", default=[8, 64, 256])
     parser.add_argument("--seconds", type=float, default=3.0)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     for num_envs in args.envs:
         runners = {engine: Runner(engine, num_envs) for engine in ("reference", "fast")}
         runners["fast"].run(0.1)  # compiles or loads the kernels, before the clock
