@@ -50,6 +50,11 @@ export class TableChat {
     this.burstId = 0;
     this.unread = 0;
     this.open = window.innerWidth > 900;
+    this.closed = false; // the room's page was left: no more drawing
+  }
+
+  close() {
+    this.closed = true;
   }
 
   // A server message for the chat; true when it was one.
@@ -69,7 +74,7 @@ export class TableChat {
       this.bursts.push(burst);
       setTimeout(() => {
         this.bursts = this.bursts.filter((b) => b.id !== burst.id);
-        this.redraw();
+        if (!this.closed) this.redraw();
       }, BURST_MS);
       return true;
     }

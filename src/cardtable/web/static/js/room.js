@@ -240,7 +240,7 @@ export function openRoom(code, outer, watch = false) {
   attachInput(r, root);
   connect();
   return {
-    close() { showTurn(false); r.timer.stop(); if (r.conn) r.conn.close(); },
+    close() { showTurn(false); r.timer.stop(); r.chat.close(); if (r.conn) r.conn.close(); },
     redraw: draw,
   };
 }
