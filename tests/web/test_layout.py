@@ -95,3 +95,54 @@ def test_a_phone_shows_one_s_own_area_the_piles_and_the_turn(server, browser, sh
     assert width <= 375
     assert not page.errors
     page.context.close()
+
+
+PHONE_TABLES = [
+    ("skipbo", 3, False),
+    ("skipbo", 4, True),
+    ("skipbo", 6, False),
+    ("skyjo", 3, False),
+    ("skyjo", 5, False),
+    ("skyjo", 8, False),
+]
+
+
+@pytest.mark.parametrize(
+    "game, players, teams",
+    PHONE_TABLES,
+    ids=[f"{g}-{n}{'-teams' if t else ''}" for g, n, t in PHONE_TABLES],
+)
+def test_a_phone_shows_the_other_players_compact_and_opens_one_when_tapped(
+    server, browser, shots, game, players, teams
+):
+    page = open_table(browser, server, (375, 812), game, players, teams, phone=True)
+    page.wait_for_selector("[data-seat].compact .seattoggle", timeout=TIMEOUT)
+    name = f"layout-{game}-{players}{'-teams' if teams else ''}-phone-375x812.png"
+    page.screenshot(path=shots / name)
+    middle = ".building" if game == "skipbo" else ".center"
+    own = ".player.mine" if game == "skipbo" else ".gridbox.mine"
+    # One's own area, the piles, the turn bar and whoever is playing: all on screen.
+    assert outside(page, f"{own}, {middle}, #turnbar, .player.turn, .gridbox.turn") == [], name
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    # Every other player not on one's team is one line, with no piles or grid.
+    others = players - (2 if teams else 1)
+    assert page.locator("[data-seat].compact").count() == others, name
+    assert (
+        page.locator("[data-seat].compact [data-id^='disc:'], [data-seat].compact .grid").count()
+        == 0
+    )
+    # A tap opens one, another tap closes it again.
+    toggle = page.locator("[data-seat].compact .seattoggle").first
+    seat = toggle.evaluate("b => b.closest('[data-seat]').dataset.seat")
+    opened = f"[data-seat='{seat}'].compact.open"
+    toggle.tap()
+    page.wait_for_selector(opened, timeout=TIMEOUT)
+    assert toggle.get_attribute("aria-expanded") == "true"
+    inside = ".grid" if game == "skyjo" else f"[data-id^='disc:{seat}:']"
+    assert page.locator(f"{opened} {inside}").count() >= 1
+    page.screenshot(path=shots / name.replace(".png", "-open.png"))
+    toggle.tap()
+    page.wait_for_function(f'!document.querySelector("{opened}")', timeout=TIMEOUT)
+    assert toggle.get_attribute("aria-expanded") == "false"
+    assert not page.errors
+    page.context.close()

@@ -97,9 +97,12 @@ BEFORE: dict[str, list[dict[str, Any]]] = {
 
 @pytest.mark.parametrize("game", game_names())
 def test_the_options_sent_are_what_they_were(game):
-    assert game_options(game)["options"] == BEFORE[game]
+    options = game_options(game)["options"]
+    assert [{k: v for k, v in o.items() if k != "label"} for o in options] == BEFORE[game]
+    # Each labelled by its rules option's catalog key (the page shows no copy of its own).
+    assert [o["label"] for o in options] == [f"option.{game}.{o['name']}" for o in options]
     assert [set(entry) for entry in game_options(game)["options"]] == [
-        set(entry) for entry in BEFORE[game]
+        set(entry) | {"label"} for entry in BEFORE[game]
     ]
 
 

@@ -17,6 +17,8 @@ const PATHS = {
   next: ["M4.5 3l7 5-7 5z"],
   last: ["M12.5 3v10", "M3 3l7 5-7 5z"],
   turn: ["M5 3l7 5-7 5z"],
+  // a loudspeaker with a sound wave: the turn sound
+  sound: ["M2.5 6h2.5l3.5-3v10l-3.5-3H2.5z", "M11 5.5a3.5 3.5 0 0 1 0 5", "M12.8 3.5a6.2 6.2 0 0 1 0 9"],
   star: ["M8 1.5l1.9 4.1 4.5.5-3.3 3.1.9 4.4L8 11.4 4 13.6l.9-4.4L1.6 6.1l4.5-.5z"],
 };
 

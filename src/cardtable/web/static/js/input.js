@@ -5,7 +5,7 @@
 import { toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { attachKeys, landFocus } from "./keys.js";
-import { Picker } from "./play.js";
+import { Picker, skipFlights } from "./play.js";
 import { closeHelp, openHelp } from "./dialogs.js";
 
 export function makePicker(r) {
@@ -23,6 +23,7 @@ export function makePicker(r) {
 export function attachInput(r, root) {
   const ctx = r.ctx;
   r.picker.attach(root);
+  root.addEventListener("keydown", skipFlights, true); // a key ends the flight of the last card
   attachKeys(root, {
     help: () => { if (!ctx.view) return; if (ctx.help) closeHelp(r); else openHelp(r); },
     escape: () => {

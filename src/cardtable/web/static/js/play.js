@@ -127,6 +127,7 @@ export class Picker {
       this.click(el.dataset.id);
     });
     root.addEventListener("pointerdown", (event) => {
+      skipFlights(); // a touch on the table ends the flight of the last card
       if (event.button !== 0) return;
       const el = event.target.closest("[data-id]");
       if (!el || !root.contains(el)) { this.pressed = null; return; }
@@ -185,7 +186,15 @@ export class Picker {
   }
 }
 
-// A short flight of a card from where it was to where it lands.
+// The flights under way; a key or a touch on the table ends them at once (skipFlights).
+const flights = new Set();
+
+export function skipFlights() {
+  for (const animation of [...flights]) animation.finish();
+}
+
+// A short flight of a card from where it was to where it lands (none when the player
+// asks for reduced motion).
 export function fly(fromRect, toEl) {
   if (!fromRect || !toEl || reducedMotion()) return;
   const to = toEl.getBoundingClientRect();
@@ -201,6 +210,9 @@ export function fly(fromRect, toEl) {
   const animation = ghost.animate(
     [{ transform: `translate(${dx}px, ${dy}px) scale(0.9)`, opacity: 0.85 }, { transform: "none", opacity: 1 }],
     { duration: 260, easing: "ease-out" });
-  animation.onfinish = () => { ghost.remove(); toEl.classList.remove("landing"); };
-  setTimeout(() => { ghost.remove(); toEl.classList.remove("landing"); }, 600);
+  flights.add(animation);
+  const land = () => { flights.delete(animation); ghost.remove(); toEl.classList.remove("landing"); };
+  animation.onfinish = land;
+  animation.oncancel = land;
+  setTimeout(land, 600);
 }

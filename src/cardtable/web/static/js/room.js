@@ -47,6 +47,7 @@ export function openRoom(code, outer, watch = false) {
     optionError: null, // lobby, host: {option, text} of the last refused change (text() words it)
     redrawing: false, // the page is being replaced: its fields' blur is not the user's
     joinName: null, // lobby, spectator: the name typed in the join form (a redraw keeps it)
+    expanded: new Set(), // table, phone: the other players' seats opened from their compact line
   };
   const r = {
     code,

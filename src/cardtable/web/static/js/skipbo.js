@@ -13,6 +13,10 @@ export function current(view) {
   return view.current;
 }
 
+export function seatCount(view) {
+  return view.players.length;
+}
+
 export function legalActions(view) {
   return view.legal_actions || [];
 }
@@ -93,6 +97,7 @@ function playerPanel(view, seat, ctx, opts = {}) {
   const p = view.players[seat];
   const turn = current(view) === seat;
   const interactive = ctx.interactive && (mine || partner);
+  if (ctx.compact && !mine && !partner) return compactPanel(view, seat, ctx, turn);
   const discards = h("div", { class: "discards", role: "group", "aria-label": t(whose("web.skipbo.discards_of", seat, ctx.me), { name: ctx.name(seat) }) });
   for (let i = 0; i < 4; i++) discards.append(discardPile(view, seat, i, ctx, interactive));
   const panel = h("section", {
@@ -108,6 +113,30 @@ function playerPanel(view, seat, ctx, opts = {}) {
       view.rules.rounds ? h("span", { class: "score" }, " · ", t("web.score.points_short", { points: p.score })) : null)),
   h("div", { class: "row" }, stockPile(view, seat, ctx, interactive), discards));
   return panel;
+}
+
+// Another player on a phone: one line (name, turn, stock top and size, cards in hand)
+// that opens the player's piles when tapped.
+function compactPanel(view, seat, ctx, turn) {
+  const p = view.players[seat];
+  const open = ctx.expanded(seat);
+  const stock = p.stock_size ? t("web.skipbo.stock_line", { card: skipboName(p.stock_top), count: p.stock_size }) : t("web.skipbo.stock_short", { count: 0 });
+  const line = h("button", {
+    type: "button", class: "seattoggle", "aria-expanded": open ? "true" : "false", dataset: { key: `seat-toggle-${seat}` },
+    onclick: () => ctx.toggle(seat),
+  },
+  h("span", { class: "who" }, turn ? [icon("turn", "turnmark"), " "] : null, ctx.name(seat), ctx.presence(seat)),
+  h("span", { class: "nums" }, stock, " · ",
+    h("span", { class: "handcount", "data-id": `handof:${seat}`, "aria-label": t("web.skipbo.hand_size", { count: p.hand_size }) },
+      icon("cards"), " ", String(p.hand_size)),
+    view.rules.rounds ? h("span", { class: "score" }, " · ", t("web.score.points_short", { points: p.score })) : null));
+  const discards = h("div", { class: "discards", role: "group", "aria-label": t(whose("web.skipbo.discards_of", seat, ctx.me), { name: ctx.name(seat) }) });
+  if (open) for (let i = 0; i < 4; i++) discards.append(discardPile(view, seat, i, ctx, false));
+  return h("section", {
+    class: `player compact${open ? " open" : ""}${turn ? " turn" : ""}`,
+    "aria-label": ctx.name(seat),
+    dataset: { seat: String(seat) },
+  }, line, open ? h("div", { class: "row" }, stockPile(view, seat, ctx, false), discards) : null);
 }
 
 export function render(view, ctx) {

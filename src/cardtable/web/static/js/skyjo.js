@@ -6,6 +6,10 @@ import { t, whose } from "./i18n.js";
 
 export const game = "skyjo";
 
+export function seatCount(view) {
+  return view.players;
+}
+
 export function current(view) {
   return view.current_player;
 }
@@ -119,18 +123,24 @@ export function render(view, ctx) {
   const grids = h("div", { class: `grids n${view.players}` });
   for (const seat of order) {
     const mine = seat === me;
-    const box = h("section", {
-      class: `gridbox${mine ? " mine" : ""}${seat === turn ? " turn" : ""}`,
-      "aria-label": ctx.name(seat),
-      dataset: { seat: String(seat) },
-    },
-    h("header", {},
+    // On a phone with several other players, theirs are a line each until tapped open.
+    const compact = ctx.compact && !mine;
+    const open = !compact || ctx.expanded(seat);
+    const head = [
       h("span", { class: "who" }, seat === turn ? [icon("turn", "turnmark"), " "] : null, ctx.name(seat), ctx.presence(seat)),
       h("span", { class: "nums" },
         h("span", { title: t("web.skyjo.visible_sum") }, t("web.skyjo.sum_short", { sum: view.face_up_sums[seat] })),
         " · ",
-        h("span", { title: t("web.score.total") }, t("web.skyjo.total_short", { total: view.totals[seat] })))),
-    gridElement(seat, view.grids[seat], view.status[seat], { interactive: ctx.interactive && mine, name: ctx.name(seat), me }));
+        h("span", { title: t("web.score.total") }, t("web.skyjo.total_short", { total: view.totals[seat] })))];
+    const box = h("section", {
+      class: `gridbox${mine ? " mine" : ""}${seat === turn ? " turn" : ""}${compact ? " compact" : ""}${compact && open ? " open" : ""}`,
+      "aria-label": ctx.name(seat),
+      dataset: { seat: String(seat) },
+    },
+    compact
+      ? h("button", { type: "button", class: "seattoggle", "aria-expanded": open ? "true" : "false", dataset: { key: `seat-toggle-${seat}` }, onclick: () => ctx.toggle(seat) }, head)
+      : h("header", {}, head),
+    open ? gridElement(seat, view.grids[seat], view.status[seat], { interactive: ctx.interactive && mine, name: ctx.name(seat), me }) : null);
     grids.append(box);
   }
   board.append(grids);

@@ -10,12 +10,16 @@ import { fitBoard } from "./layout.js";
 import { fly } from "./play.js";
 import { reasonSentence } from "./roomtext.js";
 import { scorePanel } from "./scores.js";
+import { setSound, soundOn } from "./sound.js";
 import * as skipbo from "./skipbo.js";
 import * as skyjo from "./skyjo.js";
 import { lineText } from "./words.js";
 import { chatPanel, timerBadge } from "./tablelife.js";
 
 export const GAMES = { skipbo, skyjo };
+
+// Narrower windows (px) show the other players compact when there are several.
+const COMPACT_BELOW = 600;
 
 export { closeHelp, openHelp };
 
@@ -50,6 +54,15 @@ export function tablePage(r) {
   const rctx = {
     me, name, presence, interactive: !over && me !== null,
     actionsHaveEndTurn: actions.some((a) => a.source === "endturn"),
+    // On a phone, with more than one other player, the others are compact (a line each:
+    // name, turn, what counts); a tap on one opens its piles or grid, another closes it.
+    compact: window.innerWidth < COMPACT_BELOW && game.seatCount(view) > 2,
+    expanded: (seat) => ctx.expanded.has(seat),
+    toggle: (seat) => {
+      if (ctx.expanded.has(seat)) ctx.expanded.delete(seat);
+      else ctx.expanded.add(seat);
+      r.draw();
+    },
   };
   let banner;
   if (over) banner = t("web.table.game_over");
@@ -70,6 +83,10 @@ export function tablePage(r) {
       onclick: () => askHint(r),
     }, ctx.hinting ? t("web.table.hint_thinking") : t("web.table.hint")) : null,
     over && ctx.finalClosed ? h("button", { type: "button", id: "show-scores", onclick: () => { ctx.finalClosed = false; r.draw(); } }, t("web.summary.show")) : null,
+    h("button", {
+      type: "button", id: "sound", class: "soundbutton", "aria-pressed": soundOn() ? "true" : "false", title: t("web.table.sound_title"),
+      onclick: () => { setSound(!soundOn()); r.draw(); },
+    }, icon("sound"), h("span", { class: "sr-only" }, t("web.table.sound"))),
     h("button", { type: "button", id: "keys-help", class: "keysbutton", "aria-label": t("web.keys.title"), title: t("web.keys.title"),
       onclick: () => openHelp(r) }, "?"));
   const boardEl = game.render(view, rctx);
