@@ -216,3 +216,14 @@ def test_a_file_that_is_not_text_is_refused(
     code, out, err = run(capsys, "review", str(path), "--seat", "0")
     assert code == 2 and out == ""
     assert err.strip() == f"cardtable review: error: {path} is not a text file (UTF-8)"
+
+
+def test_the_report_counts_one_decision_and_one_re_deal_in_the_singular() -> None:
+    from cardtable.sim.review_report import counted
+
+    assert [counted(n, "decision", "decisions") for n in (0, 1, 2, 5)] == [
+        "0 decisions",
+        "1 decision",
+        "2 decisions",
+        "5 decisions",
+    ]

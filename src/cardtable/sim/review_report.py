@@ -10,11 +10,18 @@ from rich.table import Table
 from ..bots.review import Review, ReviewedMove, amount_text, cost_text, value_text
 
 
+def counted(count: int, one: str, other: str) -> str:
+    """``count`` with its noun, by English's CLDR rule (the report is English only)."""
+    return f"{count} {one if count == 1 else other}"
+
+
 def review_heading(title: str, review: Review, player: str | None) -> list[str]:
     who = f"seat {review.seat}" + (f" ({player})" if player else "")
     lines = [
-        f"{title} review of {who}: {review.decisions} decisions with a choice, "
-        f"{review.reviewed} reviewed ({review.iterations} advisor re-deals each, "
+        f"{title} review of {who}: "
+        f"{counted(review.decisions, 'decision', 'decisions')} with a choice, "
+        f"{review.reviewed} reviewed "
+        f"({counted(review.iterations, 'advisor re-deal', 'advisor re-deals')} each, "
         f"{review.confirm} to confirm a loss)",
     ]
     if review.moves:
