@@ -100,8 +100,8 @@ export class TableChat {
   }
 
   // The chat panel. `canWrite`: this connection may write (a player, or a spectator
-  // the host allows); `host` gets the spectator toggle (`onSpectators(allowed)`).
-  panel({ name, canWrite, spectatorsMayWrite, host, onSpectators }) {
+  // the host allows).
+  panel({ name, canWrite }) {
     const list = h("ol", { class: "chatlist", id: "chat-list", "aria-live": "polite", "aria-label": t("web.chat.title") },
       this.lines.slice(-KEPT).map((line) => line.kind === "chat"
         ? h("li", { class: "chatline", dataset: { id: String(line.id) } },
@@ -130,13 +130,6 @@ export class TableChat {
         h("button", { type: "submit", id: "chat-send" }, t("web.chat.send"))));
     } else {
       body.push(h("p", { class: "muted small", id: "chat-readonly" }, t("web.chat.read_only")));
-    }
-    if (host) {
-      body.push(h("label", { class: "chattoggle" },
-        h("input", {
-          type: "checkbox", id: "spectator-chat", checked: spectatorsMayWrite, dataset: { key: "spectator-chat" },
-          onchange: (e) => onSpectators(e.currentTarget.checked),
-        }), " ", t("web.tableopt.spectator_chat")));
     }
     const title = this.unread && !this.open ? t("web.chat.title_unread", { count: this.unread }) : t("web.chat.title");
     return h("details", {

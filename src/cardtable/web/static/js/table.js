@@ -14,7 +14,7 @@ import { setSound, soundOn } from "./sound.js";
 import * as skipbo from "./skipbo.js";
 import * as skyjo from "./skyjo.js";
 import { lineText } from "./words.js";
-import { chatPanel, timerBadge } from "./tablelife.js";
+import { chatPanel, hostTablePanel, timerBadge } from "./tablelife.js";
 
 export const GAMES = { skipbo, skyjo };
 
@@ -108,6 +108,7 @@ export function tablePage(r) {
         // Worded as drawn: a change of language words every line again.
         ctx.log.slice(-60).reverse().map((l) => h("li", { class: `${l.seat === me ? "mine" : ""}${l.timeout ? " timeout" : ""}` }, lineText(l, name, me))))),
     chatPanel(r),
+    hostTablePanel(r),
     h("p", { class: "sidebuttons" },
       h("a", { href: `#/rules/${gameName}`, target: "_blank", class: "button" }, t("web.nav.rules")),
       " ",

@@ -2,7 +2,7 @@
 // table options (tableopts.js), tied to the room `r` (see room.js) by a few hooks:
 // attachTableLife(r) once, tableLifeMessage(r, m) for each server message, and the
 // parts the lobby and the table draw (chatPanel, timerBadge, tableOptions).
-import { announce, toast } from "./dom.js";
+import { announce, h, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { errorText } from "./roomtext.js";
 import { TableChat } from "./chat.js";
@@ -57,11 +57,16 @@ export function chatPanel(r) {
   return r.chat.panel({
     name: r.name,
     canWrite: player || Boolean(table.spectator_chat),
-    spectatorsMayWrite: Boolean(table.spectator_chat),
-    // The host's toggle sits with the chat during the game (the lobby has the form).
-    host: r.isHost() && Boolean(ctx.view),
-    onSpectators: (allowed) => { if (!ctx.redrawing) r.tableOpts.send({ spectator_chat: allowed }); },
   });
+}
+
+// The host's table options during the game (time per move, spectators' chat), in the
+// side panel; the lobby shows them in its own page (tableOptions).
+export function hostTablePanel(r) {
+  if (!r.isHost() || !r.ctx.view || r.ctx.view.result !== null) return null;
+  return h("details", { class: "tablepanel", id: "table-panel", open: r.tableOpts.open, ontoggle: (e) => { r.tableOpts.open = e.currentTarget.open; } },
+    h("summary", {}, t("web.tableopt.title")),
+    r.tableOpts.element(r.ctx.room.table, true));
 }
 
 export function timerBadge(r) {

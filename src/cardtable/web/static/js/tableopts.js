@@ -17,6 +17,7 @@ export class TableOptionsForm {
     this.redrawing = redrawing;
     this.draft = null; // the turn limit being typed, not yet sent
     this.problem = null; // the text of a refused or invalid limit
+    this.open = window.innerWidth > 900; // the host's panel during the game is open
   }
 
   // What a typed limit is: {value} when the server allows it, else {problem}.
