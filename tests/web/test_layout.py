@@ -120,7 +120,7 @@ def test_a_phone_shows_the_other_players_compact_and_opens_one_when_tapped(
     name = f"layout-{game}-{players}{'-teams' if teams else ''}-phone-375x812.png"
     page.screenshot(path=shots / name)
     middle = ".building" if game == "skipbo" else ".center"
-    own = ".player.mine" if game == "skipbo" else ".gridbox.mine"
+    own = ".ours" if game == "skipbo" else ".gridbox.mine"  # with the hand
     # One's own area, the piles, the turn bar and whoever is playing: all on screen.
     assert outside(page, f"{own}, {middle}, #turnbar, .player.turn, .gridbox.turn") == [], name
     assert page.evaluate("document.documentElement.scrollWidth") <= 375

@@ -149,7 +149,11 @@ WORDS = """([game, events]) => import(window.cardtable.js + "words.js").then((m)
   const lines = m.describe(game, {seat: 0, events});
   const name = (seat) => `P${seat}`;
   const keys = lines.flatMap((l) => l.parts.map((p) => p.key));
-  return {keys, texts: lines.map((l) => m.lineText(l, name))};
+  // The lines worded otherwise for the reader whose things they are about ("Your ...").
+  const worded = (part, me) => m.lineText({seat: 0, parts: [part]}, name, me);
+  const own = lines.flatMap((l) => l.parts)
+    .filter((p) => [0, 1, 2, 3].some((me) => worded(p, me) !== worded(p, null))).map((p) => p.key);
+  return {keys, own, texts: lines.map((l) => m.lineText(l, name))};
 })"""
 
 
@@ -164,6 +168,10 @@ def test_every_kind_of_log_line_is_kept_as_keys_and_worded_in_each_language(serv
         for game, events in EVENTS.items():
             shown = page.evaluate(WORDS, [game, events])
             used |= set(shown["keys"])
+            # A line about the reader's own things is worded by its "_you" form.
+            own = {key for key in shown["keys"] if f"{key}_you" in browser_catalog(lang)}
+            assert set(shown["own"]) == own, (lang, game)
+            used |= {f"{key}_you" for key in own}
             texts = shown["texts"]
             assert len(texts) == len(events) - (game == "skipbo"), (lang, game)  # no TurnStarted
             assert not worded_in(texts, lang), (lang, game)
