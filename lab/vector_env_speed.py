@@ -1,9 +1,10 @@
-"""Steps per second of the Skyjo vector envs: the reference one and the batch engine's.
+"""Steps per second of the vector envs: the reference one and the batch engine's.
 
     taskset -c 1 python -m lab vector_env_speed --envs 8 64 256 --seconds 3
+    taskset -c 1 python -m lab vector_env_speed --game skipbo --envs 8 64 256
 
-For each number of envs, both vector envs (``make_vector_env("skyjo", N)`` and
-``make_vector_env("skyjo", N, engine="fast")``, 4 players, random opponents) are
+For each number of envs, both vector envs (``make_vector_env(GAME, N)`` and
+``make_vector_env(GAME, N, engine="fast")``, default rules, random opponents) are
 stepped in turn in slices of 0.25 s until each has had ``--seconds`` of CPU time,
 with actions sampled uniformly among the legal ones by one numpy operation on the
 batch of masks. Reported per env: steps per CPU second inside ``step()`` alone (the
@@ -26,9 +27,9 @@ SLICE = 0.25
 
 
 class Runner:
-    def __init__(self, engine: str, num_envs: int) -> None:
+    def __init__(self, game: str, engine: str, num_envs: int) -> None:
         self.num_envs = num_envs
-        self.envs = make_vector_env("skyjo", num_envs, engine=engine)
+        self.envs = make_vector_env(game, num_envs, engine=engine, opponents="random")
         _, self.infos = self.envs.reset(seed=0)
         self.rng = np.random.default_rng(0)
         self.steps = 0
@@ -56,11 +57,12 @@ class Runner:
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=("skyjo", "skipbo"), default="skyjo")
     parser.add_argument("--envs", type=int, nargs="+", default=[8, 64, 256])
     parser.add_argument("--seconds", type=float, default=3.0)
     args = parser.parse_args(argv)
     for num_envs in args.envs:
-        runners = {engine: Runner(engine, num_envs) for engine in ("reference", "fast")}
+        runners = {engine: Runner(args.game, engine, num_envs) for engine in ("reference", "fast")}
         runners["fast"].run(0.1)  # compiles or loads the kernels, before the clock
         rounds = max(1, round(args.seconds / SLICE))
         for _ in range(rounds):

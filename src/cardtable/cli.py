@@ -73,7 +73,7 @@ def _build_parser() -> argparse.ArgumentParser:
         choices=("reference", "fast"),
         default="reference",
         help="reference: the pure-Python engine and bots (default); fast: the compiled "
-        "batch engine and its bots (extra 'fast'; Skyjo: random, greedy), the same games",
+        "batch engine and its bots (extra 'fast'; random, greedy), the same games",
     )
 
     ladder = commands.add_parser("ladder", help="round robin of bots with Bradley-Terry ratings")

@@ -8,6 +8,7 @@ import pytest
 
 from cardtable.cli import main
 from cardtable.sim.fast_bench import run_fast_bench
+from cardtable.skipbo import SkipBoRules
 from cardtable.skyjo import SkyjoRules
 
 
@@ -52,10 +53,20 @@ def test_fast_bench_table_and_file(capsys, tmp_path) -> None:
     assert figures["moves_per_s"] > 0 and figures["headline"] == "random, batch of 256"
 
 
-def test_fast_engine_of_a_game_without_one_is_a_usage_error(capsys) -> None:
-    code, _, err = run(capsys, "bench", "skipbo", "--engine", "fast", "--games", "1")
-    assert code == 2
-    assert "no compiled batch engine for 'skipbo'" in err
+def test_fast_bench_of_skipbo_plays_the_reference_games(capsys) -> None:
+    """Skip-Bo's batch engine: the same games every run, and the JSON object of
+    ``--engine fast`` for it."""
+    one = run_fast_bench("skipbo", SkipBoRules(players=3), games=30, batch=8)
+    two = run_fast_bench("skipbo", SkipBoRules(players=3), games=30, batch=30)
+    assert one.rows[0].count == two.rows[0].count > 30 * 50
+    code, out, err = run(
+        capsys, "bench", "skipbo", "--engine", "fast", "--games", "20", "--teams",
+        "--players", "4", "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    figures = json.loads(out)
+    assert figures["engine"] == "fast" and figures["rules"]["teams"] is True
+    assert figures["moves_per_s"] > 0 and figures["games_per_s"] > 0
 
 
 def test_rl_bench_with_the_fast_engine_adds_its_vector_env(capsys) -> None:
@@ -67,5 +78,10 @@ def test_rl_bench_with_the_fast_engine_adds_its_vector_env(capsys) -> None:
     figures = {row["name"]: row for row in json.loads(out)["rl"]}
     assert set(figures) == {"aec", "gym", "gym x3", "sync x3", "fast x3"}
     assert figures["fast x3"]["steps"] > 0 and figures["fast x3"]["engine_moves"] > 0
-    code, _, err = run(capsys, "bench", "skipbo", "--rl", "--engine", "fast", "--seconds", "0.2")
-    assert code == 2 and "engine='fast'" in err
+    code, out, err = run(
+        capsys, "bench", "skipbo", "--rl", "--engine", "fast", "--seconds", "0.6", "--envs", "2",
+        "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    figures = {row["name"]: row for row in json.loads(out)["rl"]}
+    assert figures["fast x2"]["steps"] > 0 and figures["fast x2"]["engine_moves"] > 0

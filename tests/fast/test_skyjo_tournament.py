@@ -90,7 +90,7 @@ def test_sim_engine_fast_prints_the_reference_result(capsys, tmp_path) -> None:
     ("args", "message"),
     [
         (["sim", "skyjo", "--engine", "fast", "--bots", "hard"], "random, greedy only, not hard"),
-        (["sim", "skipbo", "--engine", "fast"], "no compiled batch engine for 'skipbo'"),
+        (["sim", "skipbo", "--engine", "fast", "--bots", "hard"], "not hard"),
         (["sim", "skyjo", "--engine", "fast", "--workers", "2"], "leave out --workers"),
     ],
 )

@@ -13,7 +13,7 @@ from cardtable.core import IllegalMoveError
 from cardtable.rl.fast_vector import SkyjoFastVectorEnv
 from cardtable.rl.gym_env import make_vector_env
 from cardtable.rl.vector import CardtableVectorEnv
-from tests.rl.test_vector import assert_same
+from tests.rl.test_vector import step_side_by_side
 
 CASES = [
     {"rules": {"players": 2}, "max_steps": 40},
@@ -43,32 +43,7 @@ def test_fast_vector_env_matches_the_reference_vector_env(kwargs, mode) -> None:
     assert fast.observation_space == reference.observation_space
     assert fast.action_space == reference.action_space
     assert fast.metadata["autoreset_mode"] == mode
-    first = fast.reset(seed=21)
-    assert_same(first, reference.reset(seed=21), "reset")
-    infos = first[1]
-    rng = np.random.default_rng(7)
-    seen = {"terminated": 0, "truncated": 0, "illegal": 0}
-    for step in range(600):
-        actions = np.zeros(num_envs, dtype=np.int64)
-        for index, mask in enumerate(infos["action_mask"]):
-            pool = np.flatnonzero(mask == 0) if step % 23 == index else np.flatnonzero(mask)
-            if len(pool):
-                actions[index] = rng.choice(pool)
-        result = fast.step(actions)
-        assert_same(result, reference.step(actions), f"step {step}")
-        _, _, terminated, truncated, infos = result
-        seen["terminated"] += int(terminated.sum())
-        seen["truncated"] += int(truncated.sum())
-        seen["illegal"] += int(infos.get("illegal_action", np.zeros(1)).sum())
-        done = terminated | truncated
-        if mode is AutoresetMode.DISABLED and done.any():
-            again = fast.reset(options={"reset_mask": done.copy()})
-            assert_same(again, reference.reset(options={"reset_mask": done.copy()}), "reset")
-            infos = {
-                "action_mask": np.where(
-                    done[:, None], again[1]["action_mask"], result[4]["action_mask"]
-                )
-            }
+    seen = step_side_by_side(fast, reference, mode, seed=21, rng_seed=7, steps=600, stride=23)
     assert seen["illegal"] > 0 and seen["terminated"] > 0
     if "max_steps" in kwargs:
         assert seen["truncated"] > 0
@@ -90,7 +65,7 @@ def test_fast_vector_env_same_seed_same_batches_and_bad_calls() -> None:
     with pytest.raises(ValueError, match="random, greedy, not hard"):
         SkyjoFastVectorEnv(2, opponents="hard")
     with pytest.raises(ValueError, match="engine"):
-        make_vector_env("skipbo", 2, engine="fast")
+        make_vector_env("skyjo", 2, engine="fast", sync=True)
     envs = SkyjoFastVectorEnv(2, {"players": 2}, illegal="raise")
     with pytest.raises(RuntimeError, match="reset"):
         envs.step([0, 0])

@@ -48,6 +48,46 @@ def assert_same(mine: tuple[Any, ...], theirs: tuple[Any, ...], where: str) -> N
     assert_same_info(mine[-1], theirs[-1], where)
 
 
+def step_side_by_side(
+    mine: Any, theirs: Any, mode: AutoresetMode, *, seed: int, rng_seed: int, steps: int,
+    stride: int,
+) -> dict[str, int]:  # fmt: skip
+    """Reset both vector envs with ``seed`` and step them with the same actions (random
+    legal ones, an illegal one for env ``i`` at steps ``t`` with ``t % stride == i``),
+    requiring every returned array to be equal; in DISABLED mode the finished envs are
+    reset by mask. How many episodes terminated, truncated and illegal actions."""
+    num_envs = mine.num_envs
+    first = mine.reset(seed=seed)
+    assert_same(first, theirs.reset(seed=seed), "reset")
+    infos = first[1]
+    rng = np.random.default_rng(rng_seed)
+    ended = {"terminated": 0, "truncated": 0, "illegal": 0}
+    for step in range(steps):
+        actions = np.zeros(num_envs, dtype=np.int64)
+        for index, mask in enumerate(infos["action_mask"]):
+            pool = np.flatnonzero(mask == 0) if step % stride == index else np.flatnonzero(mask)
+            if len(pool):
+                actions[index] = rng.choice(pool)
+        result = mine.step(actions)
+        assert_same(result, theirs.step(actions), f"step {step}")
+        _, _, terminated, truncated, infos = result
+        ended["terminated"] += int(terminated.sum())
+        ended["truncated"] += int(truncated.sum())
+        ended["illegal"] += int(infos.get("illegal_action", np.zeros(1)).sum())
+        done = terminated | truncated
+        if mode is AutoresetMode.DISABLED and done.any():
+            again = mine.reset(options={"reset_mask": done.copy()})
+            assert_same(again, theirs.reset(options={"reset_mask": done.copy()}), "reset_mask")
+            # the envs left out keep their last mask in the batch of a partial reset: use
+            # the step's masks for them, as a caller would
+            infos = {
+                "action_mask": np.where(
+                    done[:, None], again[1]["action_mask"], result[4]["action_mask"]
+                )
+            }
+    return ended
+
+
 CASES = [
     ("skyjo", {"rules": {"players": 2}, "max_steps": 40}),
     ("skyjo", {"rules": {"players": 3, "end_score": 20}, "seat": None, "reward": "score"}),
@@ -68,35 +108,7 @@ def test_vector_env_matches_sync_vector_env(game_name, kwargs, mode) -> None:
     assert mine.metadata["autoreset_mode"] == theirs.metadata["autoreset_mode"] == mode
     assert mine.observation_space == theirs.observation_space
     assert mine.action_space == theirs.action_space
-    first = mine.reset(seed=11)
-    assert_same(first, theirs.reset(seed=11), "reset")
-    infos = first[1]
-    rng = np.random.default_rng(5)
-    ended = {"terminated": 0, "truncated": 0, "illegal": 0}
-    for step in range(400):
-        actions = np.zeros(num_envs, dtype=np.int64)
-        for index, mask in enumerate(infos["action_mask"]):
-            pool = np.flatnonzero(mask == 0) if step % 17 == index else np.flatnonzero(mask)
-            if len(pool):
-                actions[index] = rng.choice(pool)
-        result = mine.step(actions)
-        assert_same(result, theirs.step(actions), f"step {step}")
-        _, _, terminated, truncated, infos = result
-        ended["terminated"] += int(terminated.sum())
-        ended["truncated"] += int(truncated.sum())
-        ended["illegal"] += int(infos.get("illegal_action", np.zeros(1)).sum())
-        done = terminated | truncated
-        if mode is AutoresetMode.DISABLED and done.any():
-            again = mine.reset(options={"reset_mask": done.copy()})
-            assert_same(again, theirs.reset(options={"reset_mask": done.copy()}), "reset_mask")
-            infos = again[1]
-            # the envs left out keep their last mask in the batch of a partial reset: use
-            # the step's masks for them, as a caller would
-            infos = {
-                "action_mask": np.where(
-                    done[:, None], infos["action_mask"], result[4]["action_mask"]
-                )
-            }
+    ended = step_side_by_side(mine, theirs, mode, seed=11, rng_seed=5, steps=400, stride=17)
     assert ended["illegal"] > 0
     assert ended["terminated"] + ended["truncated"] > 0
     if "max_steps" in kwargs:

@@ -11,7 +11,7 @@ from ..core import RulesBase
 POLICY_SALT = 0x5EED_F00D_CAFE
 
 #: Games with a batch engine in this package.
-FAST_GAMES = ("skyjo",)
+FAST_GAMES = ("skipbo", "skyjo")
 
 
 def batch_engine(game_name: str, rules: RulesBase, size: int) -> Any:
@@ -27,5 +27,12 @@ def batch_engine(game_name: str, rules: RulesBase, size: int) -> Any:
         if not isinstance(rules, SkyjoRules):
             raise TypeError(f"Skyjo needs SkyjoRules, got {type(rules).__name__}")
         return SkyjoBatch(rules, size)
+    if game_name == "skipbo":
+        from ..skipbo.rules import SkipBoRules
+        from .skipbo_batch import SkipBoBatch
+
+        if not isinstance(rules, SkipBoRules):
+            raise TypeError(f"Skip-Bo needs SkipBoRules, got {type(rules).__name__}")
+        return SkipBoBatch(rules, size)
     known = ", ".join(FAST_GAMES)
     raise KeyError(f"no compiled batch engine for {game_name!r} (engines: {known})")

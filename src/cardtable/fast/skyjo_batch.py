@@ -162,6 +162,11 @@ class SkyjoBatch:
             return None
         return int(self.ints[game, k.F_PLAYER])
 
+    def moves_array(self) -> NDArray[np.int32]:
+        """Every game's moves since its deal: a view, up to date after every call."""
+        view: NDArray[np.int32] = self.ints[:, k.F_MOVES]
+        return view
+
     def moves(self, game: int) -> int:
         """Moves applied to one game since its deal (the reference's ``len(history)``)."""
         return int(self.ints[game, k.F_MOVES])

@@ -32,6 +32,8 @@ import numpy as np
 from ..skyjo import GAME, SkyjoRules, SkyjoState
 from . import skyjo_kernels as k
 from .engines import POLICY_SALT
+from .mismatch import Mismatch
+from .mismatch import mismatch as _mismatch
 from .skyjo_batch import SkyjoBatch, seeds_array
 
 _SCALARS = (
@@ -57,27 +59,6 @@ _SCALARS = (
 )
 assert len(_SCALARS) == k.NF + 2
 _LOW32 = (1 << 32) - 1
-
-
-@dataclasses.dataclass(frozen=True)
-class Mismatch:
-    """The first difference found: the game's seed, the step (moves applied before
-    the differing one, from 0) and what differs."""
-
-    seed: int
-    policy_seed: int
-    step: int
-    what: str
-    reference: Any
-    batch: Any
-    actions: tuple[int, ...]
-
-    def __str__(self) -> str:
-        return (
-            f"seed {self.seed} (policy seed {self.policy_seed}), step {self.step}: {self.what}: "
-            f"reference {self.reference!r}, batch {self.batch!r}; "
-            f"actions so far {list(self.actions[: self.step + 1])}"
-        )
 
 
 @dataclasses.dataclass
@@ -287,23 +268,3 @@ def _check_game(
 
 def _codes(bits: int) -> list[int]:
     return [code for code in range(k.NUM_ACTIONS) if bits >> code & 1]
-
-
-def _mismatch(
-    seed: int,
-    policy_seed: int,
-    step: int,
-    what: str,
-    reference: Any,
-    batch: Any,
-    actions: list[int],
-    names: list[str],
-) -> Mismatch:
-    if what in ("state", "deal") and isinstance(reference, list) and isinstance(batch, list):
-        # Name the first differing field instead of printing two long rows.
-        for index, (ref, got) in enumerate(zip(reference, batch, strict=True)):
-            if ref != got:
-                what = f"{what}: {names[index]}"
-                reference, batch = ref, got
-                break
-    return Mismatch(seed, policy_seed, step, what, reference, batch, tuple(actions))

@@ -33,7 +33,7 @@ from __future__ import annotations
 import argparse
 import math
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -145,19 +145,22 @@ def _single_runner(game_name: str, rules: RulesBase, bots: str, clock: _Clock) -
             yield steps, finished_moves + len(env.game_state.history)
 
 
-def _vector_runner(
-    game_name: str, rules: RulesBase, num_envs: int, bots: str, sync: bool, clock: _Clock
+def _vector_loop(
+    envs: Any,
+    num_envs: int,
+    moves_so_far: Callable[[], int],
+    moves_of: Callable[[int], int],
+    clock: _Clock,
 ) -> Runner:
+    """Random legal actions for every env of ``envs``, for either vector env:
+    ``moves_so_far()`` is the moves of the games being played, ``moves_of(index)`` those
+    of env ``index``'s game (read when it finishes, before it is replaced)."""
     import numpy as np
 
-    from .gym_env import make_vector_env
-
-    envs = make_vector_env(game_name, num_envs, sync=sync, rules=rules, opponents=bots)
-    inner = [env.unwrapped for env in envs.envs]  # type: ignore[attr-defined]
     _, infos = envs.reset(seed=0)
     rng = Rng(0)
     steps = 0
-    finished_moves = -sum(len(env.game_state.history) for env in inner)
+    finished_moves = -moves_so_far()
     yield 0, 0
     while True:
         masks = infos["action_mask"]
@@ -170,40 +173,43 @@ def _vector_runner(
         steps += num_envs
         # A finished game is replaced on the next step: count its moves now.
         for index in np.flatnonzero(terminated | truncated).tolist():
-            finished_moves += len(inner[index].game_state.history)
+            finished_moves += moves_of(index)
         if time.perf_counter() >= clock.deadline:
-            yield steps, finished_moves + sum(len(env.game_state.history) for env in inner)
+            yield steps, finished_moves + moves_so_far()
+
+
+def _vector_runner(
+    game_name: str, rules: RulesBase, num_envs: int, bots: str, sync: bool, clock: _Clock
+) -> Runner:
+    from .gym_env import make_vector_env
+
+    envs = make_vector_env(game_name, num_envs, sync=sync, rules=rules, opponents=bots)
+    inner = [env.unwrapped for env in envs.envs]  # type: ignore[attr-defined]
+
+    def moves_of(index: int) -> int:
+        return len(inner[index].game_state.history)
+
+    def moves_so_far() -> int:
+        return sum(len(env.game_state.history) for env in inner)
+
+    return _vector_loop(envs, num_envs, moves_so_far, moves_of, clock)
 
 
 def _fast_vector_runner(
     game_name: str, rules: RulesBase, num_envs: int, bots: str, clock: _Clock
 ) -> Runner:
-    import numpy as np
-
-    from ..fast.skyjo_kernels import F_MOVES
     from .gym_env import make_vector_env
 
     envs: Any = make_vector_env(game_name, num_envs, engine="fast", rules=rules, opponents=bots)
-    _, infos = envs.reset(seed=0)
-    rng = Rng(0)
-    steps = 0
-    moves = envs.batch.ints[:, F_MOVES]  # a view: each game's moves since its deal
-    finished_moves = -int(moves.sum())
-    yield 0, 0
-    while True:
-        masks = infos["action_mask"]
-        actions = np.zeros(num_envs, dtype=np.int64)
-        for index in range(num_envs):
-            legal = np.flatnonzero(masks[index])
-            if len(legal):
-                actions[index] = legal[rng.below(len(legal))]
-        _, _, terminated, truncated, infos = envs.step(actions)
-        steps += num_envs
-        # A finished game is replaced on the next step: count its moves now.
-        for index in np.flatnonzero(terminated | truncated).tolist():
-            finished_moves += int(moves[index])
-        if time.perf_counter() >= clock.deadline:
-            yield steps, finished_moves + int(moves.sum())
+    moves = envs.batch.moves_array()  # a view: each game's moves since its deal
+
+    def moves_of(index: int) -> int:
+        return int(moves[index])
+
+    def moves_so_far() -> int:
+        return int(moves.sum())
+
+    return _vector_loop(envs, num_envs, moves_so_far, moves_of, clock)
 
 
 #: Each set-up runs for slices of at most this many seconds, in turn with the others.

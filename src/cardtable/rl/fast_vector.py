@@ -1,9 +1,10 @@
-"""A Gymnasium vector env on the compiled Skyjo batch engine (extras ``rl`` and ``fast``).
+"""Gymnasium vector envs on the compiled batch engines (extras ``rl`` and ``fast``).
 
-``SkyjoFastVectorEnv(num_envs, rules=..., opponents="random")``, or
-``make_vector_env("skyjo", N, engine="fast", ...)``, is the vector env of
-:class:`cardtable.rl.vector.CardtableVectorEnv` with every game held in one
-:class:`cardtable.fast.skyjo_batch.SkyjoBatch`: the learners' moves, the compiled bots'
+``SkyjoFastVectorEnv(num_envs, rules=..., opponents="random")`` (or
+``SkipBoFastVectorEnv``), or ``make_vector_env("skyjo", N, engine="fast", ...)``, is the
+vector env of :class:`cardtable.rl.vector.CardtableVectorEnv` with every game held in one
+batch (:class:`cardtable.fast.skyjo_batch.SkyjoBatch`,
+:class:`cardtable.fast.skipbo_batch.SkipBoBatch`): the learners' moves, the compiled bots'
 replies, the rewards, observations and masks of all N games are computed by compiled
 kernels in one call per step. It returns what ``CardtableVectorEnv`` returns for the same
 seeds and actions, array by array (tested in every autoreset mode, with illegal actions
@@ -22,6 +23,7 @@ illegal action raises before any env moves.
 
 from __future__ import annotations
 
+import abc
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -31,25 +33,19 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ..core import IllegalMoveError, RulesBase
-from ..fast import skyjo_env as kernels
-from ..fast import skyjo_kernels as k
-from ..fast.skyjo_batch import PHASES, SkyjoBatch
-from ..fast.skyjo_bots import NAMES as BOT_NAMES
-from ..skyjo.rules import SkyjoRules
+from ..core import Game, IllegalMoveError, RulesBase
 from .common import check_max_steps, check_reward_options, resolve_rules
-from .gym_env import ILLEGAL_MODES, SEED_BOUND
-from .skyjo_obs import skyjo_layout
-from .vector import DISABLED, NEXT_STEP, _put
+from .gym_env import SEED_BOUND, check_seat_options
+from .layout import Layout
+from .vector import DISABLED, NEXT_STEP, _put, reset_choice, reset_seeds
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-NUM_ACTIONS = 38
 
-
-class SkyjoFastVectorEnv(VectorEnv):
-    """``num_envs`` Skyjo games for one learner each, on the batch engine; see the module."""
+class FastVectorEnv(VectorEnv, abc.ABC):
+    """``num_envs`` games for one learner each, on a batch engine; see the module. The
+    game's parts are the subclass's: :class:`SkyjoFastVectorEnv`, :class:`SkipBoFastVectorEnv`."""
 
     metadata: dict[str, Any] = {"render_modes": [], "autoreset_mode": NEXT_STEP}  # noqa: RUF012
 
@@ -67,27 +63,20 @@ class SkyjoFastVectorEnv(VectorEnv):
         max_steps: int | None = None,
         autoreset_mode: AutoresetMode | str = NEXT_STEP,
     ) -> None:
-        from ..skyjo import GAME
-
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
-        resolved = resolve_rules(GAME, rules)
-        assert isinstance(resolved, SkyjoRules)
+        resolved = resolve_rules(self._game(), rules)
         self.rules = resolved
-        n = self.num_players = resolved.players
-        names = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
-        if len(names) != n - 1:
-            raise ValueError(f"opponents: one bot name or {n - 1} names, got {len(names)}")
+        n = self.num_players = resolved.players  # type: ignore[attr-defined]
+        kernels = self._kernels()
+        BOT_NAMES = self._bot_names()  # noqa: N806
+        names = check_seat_options(n, opponents, seat, illegal)
         unknown = sorted(set(names) - set(BOT_NAMES))
         if unknown:
             raise ValueError(
                 f"the batch engine's opponents are {', '.join(BOT_NAMES)}, not {', '.join(unknown)}"
             )
         self._opponents = np.array([BOT_NAMES.index(name) for name in names], dtype=np.int64)
-        if seat is not None and not 0 <= seat < n:
-            raise ValueError(f"seat must be None or 0..{n - 1}, got {seat!r}")
-        if illegal not in ILLEGAL_MODES:
-            raise ValueError(f"illegal must be 'raise' or 'penalty', got {illegal!r}")
         check_reward_options(reward, reward_at)
         self.fixed_seat = seat
         self.reward_kind = kernels.WIN if reward == "win" else kernels.SCORE
@@ -99,12 +88,15 @@ class SkyjoFastVectorEnv(VectorEnv):
         self.num_envs = num_envs
         self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
         self.render_mode = None
-        low, high = skyjo_layout(n).bounds()
+        low, high = self._layout(n).bounds()
         self.single_observation_space = spaces.Box(low, high, dtype=np.float32)
-        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
+        num_actions = self._game().num_actions
+        self.single_action_space = spaces.Discrete(num_actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self.batch = SkyjoBatch(resolved, num_envs)
+        self.batch: Any = self._batch(resolved, num_envs)
+        self.kernels = kernels
+        self._extra = self._kernel_extra()
         self.size = kernels.observation_size(n)
         self.seats = np.full(num_envs, 0 if seat is None else seat, dtype=np.int64)
         self.policy = np.zeros(num_envs, dtype=np.uint64)  # each game's bots' generator
@@ -112,7 +104,7 @@ class SkyjoFastVectorEnv(VectorEnv):
         self.kinds = np.zeros((num_envs, n), dtype=np.int64)
         self._np_randoms: list[np.random.Generator | None] = [None] * num_envs
         self._obs = np.zeros((num_envs, self.size), dtype=np.float32)
-        self._masks = np.zeros((num_envs, NUM_ACTIONS), dtype=np.int8)
+        self._masks = np.zeros((num_envs, num_actions), dtype=np.int8)
         self._steps = np.zeros(num_envs, dtype=np.int64)
         self._autoreset = np.zeros(num_envs, dtype=np.bool_)
         self._ended = np.zeros(num_envs, dtype=np.bool_)
@@ -138,15 +130,28 @@ class SkyjoFastVectorEnv(VectorEnv):
             self.kinds[index, others] = self._opponents
             self.policy[index] = int(rng.integers(SEED_BOUND))
             seeds.append(int(rng.integers(SEED_BOUND)))
-        self.batch.reset_games(games, seeds)
-        st = self.batch.st
-        kernels.start_games(st, self.batch.cfg, self.policy, self.kinds, self.seats, games)
-        # In Skyjo the bots cannot finish a game before the learner's first reveal.
-        assert not self.batch.is_over[games].any()
+        pending = games
+        while pending.size:
+            self.batch.reset_games(pending, seeds)
+            self.kernels.start_games(
+                self.batch.st, self.batch.cfg, self.policy, self.kinds, self.seats, pending,
+                *self._extra,
+            )  # fmt: skip
+            # Bots can finish a (short Skip-Bo) game before the learner's first move: the
+            # single-agent env then deals the next game of the same seeded stream.
+            pending = pending[self.batch.is_over[pending]]
+            seeds = [int(self._rng_of(index).integers(SEED_BOUND)) for index in pending.tolist()]
         self._steps[games] = 0
 
+    def _rng_of(self, index: int) -> np.random.Generator:
+        rng = self._np_randoms[index]
+        assert rng is not None
+        return rng
+
     def _observe(self, games: NDArray[np.int64]) -> None:
-        kernels.observe(self.batch.st, self.batch.cfg, self.seats, games, self._obs, self._masks)
+        self.kernels.observe(
+            self.batch.st, self.batch.cfg, self.seats, games, self._obs, self._masks, *self._extra
+        )
 
     # --- VectorEnv API ----------------------------------------------------------------
     def reset(
@@ -157,27 +162,8 @@ class SkyjoFastVectorEnv(VectorEnv):
     ) -> tuple[NDArray[np.float32], dict[str, Any]]:
         """Reset every env (or those of ``options["reset_mask"]``), as ``CardtableVectorEnv``."""
         n = self.num_envs
-        if seed is None:
-            seeds: list[int | None] = [None] * n
-        elif isinstance(seed, int):
-            seeds = [seed + index for index in range(n)]
-        else:
-            seeds = list(seed)
-            if len(seeds) != n:
-                raise ValueError(f"a list of seeds needs {n} seeds, got {len(seeds)}")
-        reset_mask = dict(options or {}).get("reset_mask")
-        if reset_mask is None:
-            chosen = np.ones(n, dtype=np.bool_)
-        else:
-            if not isinstance(reset_mask, np.ndarray) or reset_mask.dtype != np.bool_:
-                raise TypeError("options['reset_mask'] must be a numpy array of dtype bool")
-            if reset_mask.shape != (n,):
-                raise ValueError(f"options['reset_mask'] must have shape ({n},)")
-            if not reset_mask.any():
-                raise ValueError("options['reset_mask'] must reset at least one env")
-            if not self._reset_once:
-                raise RuntimeError("the first reset() resets every env (no reset_mask)")
-            chosen = reset_mask.copy()
+        seeds = reset_seeds(seed, n)
+        chosen = reset_choice(dict(options or {}).get("reset_mask"), n, self._reset_once)
         games = np.flatnonzero(chosen).astype(np.int64)
         for index in games.tolist():
             if seeds[index] is not None or self._np_randoms[index] is None:
@@ -216,25 +202,22 @@ class SkyjoFastVectorEnv(VectorEnv):
         acting = ~resetting
         st, cfg = self.batch.st, self.batch.cfg
         if self.illegal == "raise":
-            legal = np.zeros(n, dtype=np.bool_)
-            kernels.legal_for(st, self._all, codes, legal)
+            legal = self._legal_for(codes)
             bad = np.flatnonzero(acting & ~legal)
             if bad.size:
                 game = int(bad[0])
-                phase = PHASES[int(self.batch.phase[game])]
                 raise IllegalMoveError(
-                    f"env {game}: action {int(codes[game])} is not legal in phase {phase}"
+                    f"env {game}: action {int(codes[game])} is not legal{self._where(game)}"
                 )
         rewards = np.empty(n, dtype=np.float64)
         legal = np.empty(n, dtype=np.bool_)
         out = (rewards, legal, self._obs, self._masks)
-        kernels.vector_step(
+        self.kernels.vector_step(
             st, cfg, self.policy, self.kinds, self.seats, codes, acting, self.reward_kind,
-            self.reward_at,
-            self.illegal_penalty, out,
+            self.reward_at, self.illegal_penalty, out, *self._extra,
         )  # fmt: skip
         self._steps += acting
-        over = self.batch.ints[:, k.F_PHASE] == k.OVER
+        over = self.batch.is_over
         terminated = acting & over
         if self.max_steps is None:
             truncated = np.zeros(n, dtype=np.bool_)
@@ -292,3 +275,131 @@ class SkyjoFastVectorEnv(VectorEnv):
             for key, value in info.items():
                 _put(infos, key, value, index, n)
         return obs, rewards, terminated, truncated, infos
+
+    # --- the game's parts -------------------------------------------------------------
+    @staticmethod
+    @abc.abstractmethod
+    def _game() -> Game[Any]:
+        """The game (each subclass gives its own parts: these six methods)."""
+
+    @staticmethod
+    @abc.abstractmethod
+    def _kernels() -> Any:
+        """See :meth:`_game`."""
+
+    @staticmethod
+    @abc.abstractmethod
+    def _bot_names() -> tuple[str, ...]:
+        """See :meth:`_game`."""
+
+    @staticmethod
+    @abc.abstractmethod
+    def _layout(players: int) -> Layout:
+        """See :meth:`_game`."""
+
+    @staticmethod
+    @abc.abstractmethod
+    def _batch(rules: RulesBase, size: int) -> Any:
+        """See :meth:`_game`."""
+
+    def _kernel_extra(self) -> tuple[Any, ...]:
+        """Arguments the game's kernels take after the common ones."""
+        return ()
+
+    @abc.abstractmethod
+    def _legal_for(self, codes: NDArray[np.int64]) -> NDArray[np.bool_]:
+        """Whether each env's action is legal (see :meth:`_game`)."""
+
+    def _where(self, game: int) -> str:
+        """Where the game stands, for an illegal action's message."""
+        return ""
+
+
+class SkyjoFastVectorEnv(FastVectorEnv):
+    """``num_envs`` Skyjo games for one learner each, on the batch engine; see the module."""
+
+    @staticmethod
+    def _game() -> Game[Any]:
+        from ..skyjo import GAME
+
+        return GAME
+
+    @staticmethod
+    def _kernels() -> Any:
+        from ..fast import skyjo_env
+
+        return skyjo_env
+
+    @staticmethod
+    def _bot_names() -> tuple[str, ...]:
+        from ..fast.skyjo_bots import NAMES
+
+        return NAMES
+
+    @staticmethod
+    def _layout(players: int) -> Layout:
+        from .skyjo_obs import skyjo_layout
+
+        return skyjo_layout(players)
+
+    @staticmethod
+    def _batch(rules: RulesBase, size: int) -> Any:
+        from ..fast.skyjo_batch import SkyjoBatch
+        from ..skyjo.rules import SkyjoRules
+
+        assert isinstance(rules, SkyjoRules)
+        return SkyjoBatch(rules, size)
+
+    def _legal_for(self, codes: NDArray[np.int64]) -> NDArray[np.bool_]:
+        legal = np.zeros(self.num_envs, dtype=np.bool_)
+        self.kernels.legal_for(self.batch.st, self._all, codes, legal)
+        return legal
+
+    def _where(self, game: int) -> str:
+        from ..fast.skyjo_batch import PHASES
+
+        return f" in phase {PHASES[int(self.batch.phase[game])]}"
+
+
+class SkipBoFastVectorEnv(FastVectorEnv):
+    """``num_envs`` Skip-Bo games for one learner each, on the batch engine; see the module."""
+
+    @staticmethod
+    def _game() -> Game[Any]:
+        from ..skipbo import GAME
+
+        return GAME
+
+    @staticmethod
+    def _kernels() -> Any:
+        from ..fast import skipbo_env
+
+        return skipbo_env
+
+    @staticmethod
+    def _bot_names() -> tuple[str, ...]:
+        from ..fast.skipbo_bots import NAMES
+
+        return NAMES
+
+    @staticmethod
+    def _layout(players: int) -> Layout:
+        from .skipbo_obs import skipbo_layout
+
+        return skipbo_layout(players)
+
+    @staticmethod
+    def _batch(rules: RulesBase, size: int) -> Any:
+        from ..fast.skipbo_batch import SkipBoBatch
+        from ..skipbo.rules import SkipBoRules
+
+        assert isinstance(rules, SkipBoRules)
+        return SkipBoBatch(rules, size)
+
+    def _kernel_extra(self) -> tuple[Any, ...]:
+        return (self.batch.scratch,)
+
+    def _legal_for(self, codes: NDArray[np.int64]) -> NDArray[np.bool_]:
+        legal = np.zeros(self.num_envs, dtype=np.bool_)
+        self.kernels.legal_for(self.batch.st, self.batch.cfg, self._all, codes, legal)
+        return legal

@@ -57,6 +57,22 @@ ILLEGAL_MODES = ("raise", "penalty")
 DEFAULT_OPPONENTS = {"skyjo": "random", "skipbo": "greedy"}
 
 
+def check_seat_options(
+    num_players: int, opponents: str | Sequence[str], seat: int | None, illegal: str
+) -> list[str]:
+    """Check a learner env's ``seat`` and ``illegal`` options; the opponents' bot names,
+    one per other seat (``opponents``: one name for all, or one per other seat)."""
+    if illegal not in ILLEGAL_MODES:
+        raise ValueError(f"illegal must be 'raise' or 'penalty', got {illegal!r}")
+    if seat is not None and not 0 <= seat < num_players:
+        raise ValueError(f"seat must be None or 0..{num_players - 1}, got {seat!r}")
+    others = num_players - 1
+    names = [opponents] * others if isinstance(opponents, str) else list(opponents)
+    if len(names) != others:
+        raise ValueError(f"opponents: one bot name or {others} names, got {len(names)}")
+    return names
+
+
 class CardtableGymEnv(gymnasium.Env[np.ndarray, np.int64]):
     """One seat of ``game_name`` for a single learner, the other seats played by bots."""
 
@@ -84,14 +100,9 @@ class CardtableGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.game_name = game_name
         self.game, self.rules, self.encoder = load(game_name, rules)
         self.num_players: int = self.rules.players  # type: ignore[attr-defined]
-        if seat is not None and not 0 <= seat < self.num_players:
-            raise ValueError(f"seat must be None or 0..{self.num_players - 1}, got {seat!r}")
-        others = self.num_players - 1
         if opponents is None:
             opponents = DEFAULT_OPPONENTS[game_name]
-        names = [opponents] * others if isinstance(opponents, str) else list(opponents)
-        if len(names) != others:
-            raise ValueError(f"opponents: one bot name or {others} names, got {len(names)}")
+        names = check_seat_options(self.num_players, opponents, seat, illegal)
         self.opponent_names = names
         self.bots: list[Bot] = [make_bot(game_name, name) for name in names]
         self.fixed_seat = seat
@@ -292,20 +303,22 @@ def make_vector_env(
     Masks come batched in ``infos["action_mask"]`` (shape ``(num_envs, num_actions)``);
     ``reset(seed=s)`` seeds env ``i`` with ``s + i``.
 
-    ``engine="fast"`` (Skyjo, extra ``fast``) gives a
-    :class:`cardtable.rl.fast_vector.SkyjoFastVectorEnv`: the same arrays for the same
-    seeds and actions, every game on the compiled batch engine (random opponents).
+    ``engine="fast"`` (extra ``fast``) gives a
+    :class:`cardtable.rl.fast_vector.SkyjoFastVectorEnv` or ``SkipBoFastVectorEnv``: the
+    same arrays for the same seeds and actions, every game on the compiled batch engine
+    (opponents ``random`` by default, or ``greedy``).
     """
     if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
         raise ValueError(f"num_envs must be at least 1, got {num_envs!r}")
     if engine not in ("reference", "fast"):
         raise ValueError(f"engine must be 'reference' or 'fast', got {engine!r}")
     if engine == "fast":
-        if game_name != "skyjo" or sync:
-            raise ValueError("engine='fast' is the Skyjo batch engine's vector env (no sync)")
-        from .fast_vector import SkyjoFastVectorEnv
+        if game_name not in ("skyjo", "skipbo") or sync:
+            raise ValueError("engine='fast' is a batch engine's vector env (no sync)")
+        from .fast_vector import SkipBoFastVectorEnv, SkyjoFastVectorEnv
 
-        return SkyjoFastVectorEnv(num_envs, **kwargs)
+        kind = SkyjoFastVectorEnv if game_name == "skyjo" else SkipBoFastVectorEnv
+        return kind(num_envs, **kwargs)
     if sync:
         vector_options = {}
         if "autoreset_mode" in kwargs:

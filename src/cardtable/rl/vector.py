@@ -81,6 +81,35 @@ def _put(infos: dict[str, Any], key: str, value: Any, index: int, num_envs: int)
     infos[f"_{key}"] = present
 
 
+def reset_seeds(seed: int | Sequence[int | None] | None, num_envs: int) -> list[int | None]:
+    """Each env's seed for ``reset(seed=...)``: none, ``seed + index``, or one per env."""
+    if seed is None:
+        return [None] * num_envs
+    if isinstance(seed, int):
+        return [seed + index for index in range(num_envs)]
+    seeds = list(seed)
+    if len(seeds) != num_envs:
+        raise ValueError(f"a list of seeds needs {num_envs} seeds, got {len(seeds)}")
+    return seeds
+
+
+def reset_choice(reset_mask: object, num_envs: int, reset_once: bool) -> NDArray[np.bool_]:
+    """Which envs a ``reset`` resets: all, or those of ``options["reset_mask"]`` (checked;
+    not before the first reset of every env). A new array."""
+    if reset_mask is None:
+        return np.ones(num_envs, dtype=np.bool_)
+    if not isinstance(reset_mask, np.ndarray) or reset_mask.dtype != np.bool_:
+        raise TypeError("options['reset_mask'] must be a numpy array of dtype bool")
+    if reset_mask.shape != (num_envs,):
+        raise ValueError(f"options['reset_mask'] must have shape ({num_envs},)")
+    if not reset_mask.any():
+        raise ValueError("options['reset_mask'] must reset at least one env")
+    if not reset_once:
+        raise RuntimeError("the first reset() resets every env (no reset_mask)")
+    chosen: NDArray[np.bool_] = reset_mask.copy()
+    return chosen
+
+
 class CardtableVectorEnv(VectorEnv):
     """``num_envs`` single-agent envs of ``game_name`` stepped together; see the module."""
 
@@ -143,28 +172,9 @@ class CardtableVectorEnv(VectorEnv):
     ) -> tuple[NDArray[np.float32], dict[str, Any]]:
         """Reset every env (or those of ``options["reset_mask"]``); see the module."""
         n = self.num_envs
-        if seed is None:
-            seeds: list[int | None] = [None] * n
-        elif isinstance(seed, int):
-            seeds = [seed + index for index in range(n)]
-        else:
-            seeds = list(seed)
-            if len(seeds) != n:
-                raise ValueError(f"a list of seeds needs {n} seeds, got {len(seeds)}")
+        seeds = reset_seeds(seed, n)
         options = dict(options or {})
-        reset_mask = options.pop("reset_mask", None)
-        if reset_mask is None:
-            chosen = [True] * n
-        else:
-            if not isinstance(reset_mask, np.ndarray) or reset_mask.dtype != np.bool_:
-                raise TypeError("options['reset_mask'] must be a numpy array of dtype bool")
-            if reset_mask.shape != (n,):
-                raise ValueError(f"options['reset_mask'] must have shape ({n},)")
-            if not reset_mask.any():
-                raise ValueError("options['reset_mask'] must reset at least one env")
-            if not self._reset_once:
-                raise RuntimeError("the first reset() resets every env (no reset_mask)")
-            chosen = reset_mask.tolist()
+        chosen = reset_choice(options.pop("reset_mask", None), n, self._reset_once).tolist()
         for index, env in enumerate(self.envs):
             if chosen[index]:
                 env.reset(seed=seeds[index], options=options or None)

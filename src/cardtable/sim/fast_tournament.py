@@ -5,7 +5,7 @@
 bots, ``batch`` games per call, and summarizes them with the same
 :func:`~cardtable.sim.tournament.summarize`: for a seed the records, and so every
 figure, are those of the reference tournament (tested), many times faster. Only the
-bots the batch engine has can play (Skyjo: ``random`` and ``greedy``).
+bots the batch engine has can play (Skyjo and Skip-Bo: ``random`` and ``greedy``).
 """
 
 from __future__ import annotations
@@ -32,11 +32,15 @@ _ROUNDS = 64
 
 def fast_bot_names(game_name: str) -> tuple[str, ...]:
     """The bots the batch engine of ``game_name`` plays (KeyError: no batch engine)."""
-    if game_name != "skyjo":
-        raise KeyError(f"no compiled batch engine for {game_name!r} (engines: skyjo)")
-    from ..fast.skyjo_bots import NAMES
+    if game_name == "skyjo":
+        from ..fast.skyjo_bots import NAMES
 
-    return NAMES
+        return NAMES
+    if game_name == "skipbo":
+        from ..fast.skipbo_bots import NAMES as SKIPBO_NAMES
+
+        return SKIPBO_NAMES
+    raise KeyError(f"no compiled batch engine for {game_name!r} (engines: skipbo, skyjo)")
 
 
 def run_fast_tournament(
@@ -54,16 +58,10 @@ def run_fast_tournament(
     """``run_tournament(game, rules, bot_names, games, seed, paired=paired)`` on the
     batch engine. Raises KeyError for a game without one and ValueError for a bot it
     does not play, before any game is played."""
-    from ..fast.skyjo_batch import SkyjoBatch
-    from ..fast.skyjo_kernels import F_BLOCKED
-    from ..fast.skyjo_tournament import play_games
-    from ..skyjo.rules import SkyjoRules
-
     known = fast_bot_names(game.name)
     if games < 0:
         raise ValueError(f"games must be >= 0, got {games}")
-    assert isinstance(rules, SkyjoRules)
-    seats = rules.players
+    seats = game.new_state(rules, 0).num_players
     seat_bots = seat_assignment(bot_names, seats)
     unknown = sorted(set(seat_bots) - set(known))
     if unknown:
@@ -76,35 +74,38 @@ def run_fast_tournament(
         )
     kinds = np.array([known.index(name) for name in seat_bots], dtype=np.int64)
     records: list[GameRecord] = []
+    play = _play_skyjo if game.name == "skyjo" else _play_skipbo
     for start in range(0, games, batch):
         indices = np.arange(start, min(games, start + batch), dtype=np.int64)
-        records += _play_batch(
-            SkyjoBatch, play_games, F_BLOCKED, game.name, rules, seat_bots, seed, indices,
-            paired, kinds, max_moves,
-        )  # fmt: skip
+        records += play(rules, seat_bots, seed, indices, paired, kinds, max_moves)
         if progress is not None:
             progress(len(records))
     return summarize(game.name, rules, seed, seat_bots, records, paired=paired)
 
 
-def _play_batch(
-    batch_type: type,
-    play_games: Callable[..., None],
-    blocked_field: int,
-    game_name: str,
+Indices = np.ndarray[tuple[int], np.dtype[np.int64]]
+
+
+def _play_skyjo(
     rules: RulesBase,
     seat_bots: tuple[str, ...],
     seed: int,
-    indices: np.ndarray[tuple[int], np.dtype[np.int64]],
+    indices: Indices,
     paired: bool,
-    kinds: np.ndarray[tuple[int], np.dtype[np.int64]],
+    kinds: Indices,
     max_moves: int,
 ) -> list[GameRecord]:
+    from ..fast.skyjo_batch import SkyjoBatch
+    from ..fast.skyjo_kernels import F_BLOCKED
+    from ..fast.skyjo_tournament import play_games
+    from ..skyjo.rules import SkyjoRules
+
+    assert isinstance(rules, SkyjoRules)
     size = len(indices)
     n = len(seat_bots)
     room = _ROUNDS
     while True:
-        engine = batch_type(rules, size)
+        engine = SkyjoBatch(rules, size)
         cfg = np.append(engine.cfg, max_moves)
         rngs = np.zeros(size * n, dtype=np.uint64)
         out = np.zeros((size, 6), dtype=np.int64)
@@ -121,12 +122,12 @@ def _play_batch(
     records = []
     # Read in bulk: the final totals (the scores; the lowest wins) and blocked flags.
     totals = engine.totals.tolist()
-    blocked = engine.ints[:, blocked_field].tolist()
+    blocked = engine.ints[:, F_BLOCKED].tolist()
     rotations = [paired_bots(seat_bots, shift, paired) for shift in range(n)]
     for i, row in enumerate(out.tolist()):
         deal, moves, turns, rounds, shift, blocked_rounds = row
         if moves < 0:
-            raise RuntimeError(f"{game_name} seed {deal}: no end after {max_moves} moves")
+            raise RuntimeError(f"skyjo seed {deal}: no end after {max_moves} moves")
         scores = tuple(totals[i])
         low = min(scores)
         records.append(
@@ -140,6 +141,64 @@ def _play_batch(
                 turns=turns,
                 blocked=bool(blocked[i]),
                 blocked_rounds=blocked_rounds,
+            )
+        )
+    return records
+
+
+def _play_skipbo(
+    rules: RulesBase,
+    seat_bots: tuple[str, ...],
+    seed: int,
+    indices: Indices,
+    paired: bool,
+    kinds: Indices,
+    max_moves: int,
+) -> list[GameRecord]:
+    from ..fast import skipbo_kernels as k
+    from ..fast.skipbo_batch import SkipBoBatch
+    from ..fast.skipbo_tournament import play_games
+    from ..skipbo.rules import SkipBoRules
+
+    assert isinstance(rules, SkipBoRules)
+    size = len(indices)
+    n = len(seat_bots)
+    room = _ROUNDS
+    while True:
+        engine = SkipBoBatch(rules, size)
+        cfg = np.append(engine.cfg, max_moves)
+        rngs = np.zeros(size * n, dtype=np.uint64)
+        out = np.zeros((size, 3), dtype=np.int64)
+        points = np.zeros((size, room, n), dtype=np.int32)
+        scratch = np.zeros(1, dtype=np.uint64)
+        play_games(
+            engine.st, cfg, np.uint64(seed & _MASK64), indices, paired, kinds, rngs, out,
+            points, scratch, engine.scratch,
+        )  # fmt: skip
+        most = int(engine.ints[:, k.F_ROUNDS_DONE].max()) if size else 0
+        if most <= room:
+            break
+        room = most  # replay the batch with room for every round
+    rotations = [paired_bots(seat_bots, shift, paired) for shift in range(n)]
+    ints = engine.ints.tolist()
+    records = []
+    for i, (deal, moves, shift) in enumerate(out.tolist()):
+        if moves < 0:
+            raise RuntimeError(f"skipbo seed {deal}: no end after {max_moves} moves")
+        result = engine.result(i)
+        assert result is not None
+        rounds = ints[i][k.F_ROUNDS_DONE]
+        records.append(
+            GameRecord(
+                seed=deal,
+                bots=rotations[shift],
+                winners=result.winners,
+                scores=result.scores,
+                round_points=tuple(tuple(row) for row in points[i, :rounds].tolist()),
+                moves=moves,
+                turns=ints[i][k.F_ALL_TURNS],
+                blocked=result.blocked,
+                blocked_rounds=ints[i][k.F_BLOCKED_ROUNDS],
             )
         )
     return records

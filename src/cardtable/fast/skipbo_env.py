@@ -1,0 +1,204 @@
+"""Compiled kernels of the Skip-Bo vector environment: one learner seat a game, the
+other seats played by compiled bots, observations and masks for every game.
+
+The observation is the float32 vector of :func:`cardtable.rl.skipbo_obs.skipbo_layout`,
+written field by field in the same order (the tests require it to equal
+``SkipBoEncoder.encode_state`` for every position of the same games); the mask is the
+learner's legal actions (all 0 when another seat is to move or the game is over). Each
+kernel that lists legal actions takes ``scratch``, room for 197 codes.
+"""
+
+from __future__ import annotations
+
+from ..skipbo.moves import NUM_ACTIONS
+from . import skipbo_kernels as k
+from .compiled import inline_kernel, kernel
+from .skipbo_bots import bot_action
+
+#: Scores are clipped to this, as in cardtable.rl.skipbo_obs.
+SCORE_HIGH = 1_000_000
+#: Reward kinds and moments (cardtable.rl.common).
+WIN, SCORE = 0, 1
+AT_GAME, AT_ROUND = 0, 1
+_ONE_HOT = k.CARDS + 1  # 0..12 and "empty"
+_DEPTH = 2
+
+
+def observation_size(players: int) -> int:
+    piles = players * k.PILES
+    return (
+        3 * players + k.CARDS + players * _ONE_HOT + piles * (1 + _ONE_HOT + _DEPTH)
+        + k.PILES + 2 + k.CARDS + 2 * players + 3
+    )  # fmt: skip
+
+
+@inline_kernel
+def encode(st, cfg, b, seat, out):
+    """The observation of ``seat`` in game ``b`` into ``out`` (float32, zeroed here)."""
+    ints = st[k.ST_INT]
+    n = cfg[k.C_PLAYERS]
+    for i in range(out.shape[0]):
+        out[i] = 0.0
+    if not ints[b, k.F_OVER]:
+        out[(ints[b, k.F_CURRENT] - seat) % n] = 1.0
+    o = n
+    hand = o
+    seen = o + k.CARDS + 2 * n + n * _ONE_HOT + n * k.PILES * (1 + _ONE_HOT + _DEPTH) + k.PILES + 2
+    for card in range(k.CARDS):
+        count = st[k.ST_HAND][b, seat * k.CARDS + card]
+        out[hand + card] = count
+        out[seen + card] += count
+    o += k.CARDS
+    for rel in range(n):
+        owner = (seat + rel) % n
+        out[o + rel] = st[k.ST_HSIZE][b, owner]
+        out[o + n + rel] = st[k.ST_SLEN][b, owner]
+        top = k.stock_top(st, b, owner)
+        if top == k.NO_CARD:
+            out[o + 2 * n + rel * _ONE_HOT + k.CARDS] = 1.0
+        else:
+            out[o + 2 * n + rel * _ONE_HOT + top] = 1.0
+            out[seen + top] += 1.0
+    o += 2 * n + n * _ONE_HOT
+    piles = n * k.PILES
+    sizes, tops, below = o, o + piles, o + piles + piles * _ONE_HOT
+    discards = st[k.ST_DISC]
+    for rel in range(n):
+        owner = (seat + rel) % n
+        for index in range(k.PILES):
+            at = rel * k.PILES + index
+            pile = owner * k.PILES + index
+            length = st[k.ST_DLEN][b, pile]
+            out[sizes + at] = length
+            if length:
+                out[tops + at * _ONE_HOT + discards[b, pile, length - 1]] = 1.0
+            else:
+                out[tops + at * _ONE_HOT + k.CARDS] = 1.0
+            out[below + 2 * at] = discards[b, pile, length - 2] if length >= 2 else -1.0
+            out[below + 2 * at + 1] = discards[b, pile, length - 3] if length >= 3 else -1.0
+            for i in range(length):
+                out[seen + discards[b, pile, i]] += 1.0
+    o = below + piles * _DEPTH
+    for pile in range(k.PILES):
+        length = st[k.ST_BLEN][b, pile]
+        out[o + pile] = length + 1
+        for i in range(length):
+            out[seen + st[k.ST_BUILD][b, pile, i]] += 1.0
+    o += k.PILES
+    out[o] = ints[b, k.F_DRAW_LEN]
+    out[o + 1] = ints[b, k.F_DONE_LEN]
+    o = seen + k.CARDS
+    for rel in range(n):
+        out[o + rel] = min(st[k.ST_SCORE][b, (seat + rel) % n], SCORE_HIGH)
+    o += n
+    mate = k.partner(cfg, seat)
+    if mate != k.NO_SEAT:
+        out[o + (mate - seat) % n] = 1.0
+    o += n
+    out[o] = cfg[k.C_ROUNDS]
+    out[o + 1] = cfg[k.C_TEAMS]
+    out[o + 2] = cfg[k.C_TO_PARTNER]
+
+
+@inline_kernel
+def learner_mask(st, cfg, b, seat, out, scratch):
+    """The legal actions of ``seat`` in game ``b`` into ``out`` (int8), 0 if not to move."""
+    ints = st[k.ST_INT]
+    for code in range(NUM_ACTIONS):
+        out[code] = 0
+    if ints[b, k.F_OVER] or ints[b, k.F_CURRENT] != seat:
+        return
+    count = k.legal_list(st, cfg, b, scratch)
+    for i in range(count):
+        out[scratch[i]] = 1
+
+
+@kernel
+def observe(st, cfg, seats, games, obs, masks, scratch):
+    """Observation and mask of the learner of each listed game."""
+    for i in range(games.shape[0]):
+        b = games[i]
+        encode(st, cfg, b, seats[b], obs[b])
+        learner_mask(st, cfg, b, seats[b], masks[b], scratch)
+
+
+@inline_kernel
+def _win_loss(winners, n, seat):
+    """+1 for a winner, -1 for another seat, 0 when nobody or everybody won."""
+    if winners == 0 or winners == (1 << n) - 1:
+        return 0.0
+    return 1.0 if winners >> seat & 1 else -1.0
+
+
+@inline_kernel
+def play_bots(st, cfg, policy, kinds, b, seat, kind, scratch):
+    """The bots (``kinds[b, s]``: the bot code of seat ``s``, all drawing from the game's
+    one generator ``policy[b]``, as the single-agent env's bots share ``bot_rng``) move
+    until ``seat`` is to move or the game is over; the learner's reward of ``kind`` for
+    the rounds they finished (each move ends at most one round)."""
+    ints = st[k.ST_INT]
+    earned = 0.0
+    while not ints[b, k.F_OVER] and ints[b, k.F_CURRENT] != seat:
+        bot = kinds[b, ints[b, k.F_CURRENT]]
+        before = ints[b, k.F_ROUNDS_DONE]
+        k.apply(st, cfg, b, bot_action(bot, st, cfg, b, policy, b, scratch))
+        if ints[b, k.F_ROUNDS_DONE] != before:
+            earned += _round_reward(st, cfg, b, seat, kind)
+    return earned
+
+
+@inline_kernel
+def _round_reward(st, cfg, b, seat, kind):
+    if kind == SCORE:
+        return float(st[k.ST_PTS][b, seat])
+    return _win_loss(st[k.ST_INT][b, k.F_ROUND_WINNERS], cfg[k.C_PLAYERS], seat)
+
+
+@kernel
+def start_games(st, cfg, policy, kinds, seats, games, scratch):
+    """After a deal: the bots play up to each listed game's learner."""
+    for i in range(games.shape[0]):
+        play_bots(st, cfg, policy, kinds, games[i], seats[games[i]], WIN, scratch)
+
+
+@kernel
+def legal_for(st, cfg, games, actions, out):
+    """``out[i]``: whether ``actions[i]`` is legal in game ``games[i]``."""
+    for i in range(games.shape[0]):
+        out[i] = k.is_legal(st, cfg, games[i], actions[i])
+
+
+@kernel
+def vector_step(st, cfg, policy, kinds, seats, actions, acting, kind, at, penalty, out, scratch):
+    """One step of every env ``b`` with ``acting[b]``: the learner's action if it is
+    legal (then the bots' replies and the reward), else the ``penalty`` and nothing
+    moves; then every env's observation and mask. ``out`` holds the arrays written:
+    (rewards float64, legal flags bool, observations float32, masks int8)."""
+    rewards, legal, obs, masks = out
+    ints = st[k.ST_INT]
+    n = cfg[k.C_PLAYERS]
+    for b in range(actions.shape[0]):
+        seat = seats[b]
+        rewards[b] = 0.0
+        legal[b] = True
+        if acting[b]:
+            action = actions[b]
+            if k.is_legal(st, cfg, b, action):
+                before = ints[b, k.F_ROUNDS_DONE]
+                k.apply(st, cfg, b, action)
+                earned = 0.0
+                if ints[b, k.F_ROUNDS_DONE] != before:
+                    earned = _round_reward(st, cfg, b, seat, kind)
+                earned += play_bots(st, cfg, policy, kinds, b, seat, kind, scratch)
+                if at == AT_ROUND:
+                    rewards[b] = earned
+                elif ints[b, k.F_OVER]:
+                    if kind == SCORE:
+                        rewards[b] = float(st[k.ST_FINAL][b, seat])
+                    else:
+                        rewards[b] = _win_loss(ints[b, k.F_WINNERS], n, seat)
+            else:
+                legal[b] = False
+                rewards[b] = penalty
+        encode(st, cfg, b, seat, obs[b])
+        learner_mask(st, cfg, b, seat, masks[b], scratch)
