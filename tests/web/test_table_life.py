@@ -4,6 +4,7 @@ out is played by a bot for the absent player, with the notice in the log."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from .pages import TIMEOUT, create_table, new_page, skyjo_step, start, version, wait_change
@@ -104,15 +105,20 @@ def test_chat_spectator_rule_and_a_timed_out_turn_played_by_a_bot(server, browse
         page.wait_for_selector("#turn-timer", timeout=TIMEOUT)
     first = alice.get_attribute("#turn-timer", "data-seat")
     late, other, late_name = (alice, bob, "Alice") if first == "0" else (bob, alice, "Bob")
-    # Nobody moves: the time runs out and a bot plays the turn, said in every log.
-    for page in (alice, bob, watcher):
-        page.wait_for_selector(".loglist li.timeout", timeout=TIMEOUT + LIMIT * 1000)
-    # (Under load the other player's time may run out too: any line may be the newest.)
-    notices = other.locator(".loglist li.timeout").all_inner_texts()
-    assert f"Time is up for {late_name}: a bot plays this turn." in notices
-    # The late player's own log says it to them.
-    mine = late.locator(".loglist li.timeout").all_inner_texts()
-    assert "Your time is up: a bot plays this turn." in mine
+    # Nobody moves: the time runs out and a bot plays the turn, said in every log (the
+    # late player's own in their words). Under load the other player's time may run out
+    # too: the line is looked for among all of them.
+    for page, notice in [
+        (other, f"Time is up for {late_name}: a bot plays this turn."),
+        (watcher, f"Time is up for {late_name}: a bot plays this turn."),
+        (late, "Your time is up: a bot plays this turn."),
+    ]:
+        page.wait_for_function(
+            "text => [...document.querySelectorAll('.loglist li')]"
+            ".some(li => li.textContent === text)",
+            arg=notice,
+            timeout=TIMEOUT + LIMIT * 1000,
+        )
     other.wait_for_function(
         "[...document.querySelectorAll('.loglist li')].some(li => "
         f"li.textContent.endsWith('(played by a bot for {late_name})'))",
@@ -130,15 +136,15 @@ def test_chat_spectator_rule_and_a_timed_out_turn_played_by_a_bot(server, browse
     say(other, "Still there?")
     wait_lines(late, 5)
     other.screenshot(path=shots / "table-life-timeout.png", full_page=True)
-    for _ in range(40):
-        if late.locator(".tgt-legal, .src-legal").count():
-            break
-        before = version(other)
-        if skyjo_step(other):
-            wait_change(other, before)
-        else:
+    deadline = time.monotonic() + TIMEOUT / 1000
+    while not late.locator(".tgt-legal, .src-legal").count():
+        if time.monotonic() > deadline:
+            late.screenshot(path=shots / "table-life-late-stuck.png", full_page=True)
+            raise AssertionError("the late player's turn did not come back")
+        if not skyjo_step(other):
             late.wait_for_timeout(100)
+    late.wait_for_function("!document.querySelector('.board.waiting')", timeout=TIMEOUT)
     before = version(late)
-    assert skyjo_step(late)
+    assert skyjo_step(late), late.screenshot(path=shots / "table-life-late-step.png")
     wait_change(late, before)
     assert not alice.errors and not bob.errors and not watcher.errors
