@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test install lint
+.PHONY: run test install lint crosscheck
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,3 +24,8 @@ lint: install
 
 test: lint
 	$(BIN)/python -m pytest -n 2
+
+# The batch engines' 10,000-game cross-checks against the reference engines (about ten
+# minutes of CPU, so not in every run of the suite, which plays a sample of each).
+crosscheck: install
+	CARDTABLE_CROSSCHECK=1 $(BIN)/python -m pytest -n 2 -m crosscheck tests/fast

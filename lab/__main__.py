@@ -27,6 +27,7 @@ TOOLS = (
     "vector_env_speed",
     "rlskyjo_yardstick",
     "web_bench",
+    "message_encoding",
 )
 
 

@@ -84,6 +84,14 @@ def _build_parser() -> argparse.ArgumentParser:
     ladder.add_argument("--seed", type=int, default=0, help="ladder seed (0)")
     ladder.add_argument("--json", type=Path, metavar="FILE", help="also write the result as JSON")
     _add_tournament_flags(ladder)
+    ladder.add_argument(
+        "--engine",
+        choices=("reference", "fast"),
+        default="reference",
+        help="reference: the pure-Python engine and bots (default); fast: the compiled "
+        "batch engine and its bots (extra 'fast'; random, greedy, the default bots "
+        "then), the same games and ratings",
+    )
 
     bench = commands.add_parser("bench", help="measure engine throughput on one core")
     bench.add_argument("game", metavar="GAME", choices=game_names(), help=", ".join(game_names()))
@@ -323,23 +331,45 @@ def _sim(args: argparse.Namespace) -> None:
         plot_tournament(result, args.plot)
 
 
+def _fast_bot_names(game_name: str) -> tuple[str, ...]:
+    """The bots of ``game_name``'s batch engine, or a usage error (no extra, no engine)."""
+    with _run_errors("fast", None):
+        from .sim.fast_tournament import fast_bot_names
+
+        try:
+            return fast_bot_names(game_name)
+        except KeyError as error:
+            raise UsageError(str(error.args[0])) from error
+
+
 def _ladder(args: argparse.Namespace) -> None:
     from .sim.ladder import run_ladder
     from .sim.report import print_ladder
 
     game = _load_game(args.game)
     rules = build_rules(game, args)
-    names = bot_names(game.name) if args.bots is None else args.bots.split(",")
+    fast = args.engine == "fast"
+    if fast and (args.workers != 1 or args.cluster is not None):
+        raise UsageError("--engine fast plays on one core: leave out --workers and --cluster")
+    if args.bots is not None:
+        names = args.bots.split(",")
+    elif fast:
+        names = list(_fast_bot_names(game.name))
+    else:
+        names = bot_names(game.name)
     _check_bots(game, names)
     total = args.games * len(names) * (len(names) - 1) // 2
     with (
         _progress_bar(f"{game.title}: ladder", total) as progress,
-        _run_errors("cluster", args.cluster),
+        _run_errors("fast" if fast else "cluster", args.cluster),
     ):
-        result = run_ladder(
-            game, rules, names, args.games, args.seed, workers=args.workers,
-            progress=progress, cluster=args.cluster,
-        )  # fmt: skip
+        try:
+            result = run_ladder(
+                game, rules, names, args.games, args.seed, workers=args.workers,
+                progress=progress, cluster=args.cluster, engine=args.engine,
+            )  # fmt: skip
+        except KeyError as error:  # a game without a batch engine
+            raise UsageError(str(error.args[0])) from error
     print_ladder(_console(), game.title, result, _defaults(game))
     if args.json is not None:
         _write_json(args.json, result.to_json())

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 from cardtable.bench.loadtest import format_report, percentile, rss_bytes
 from cardtable.cli import main
@@ -103,3 +104,19 @@ def main_report(extra):
     parser = argparse.ArgumentParser()
     add_loadtest_arguments(parser)
     return run_loadtest_command(parser.parse_args(["--duration", "1", "--rate", "2", *extra]))
+
+
+def test_loadtest_starts_bot_rooms_beside_the_human_rooms(tmp_path, capsys):
+    out = tmp_path / "report.json"
+    argv = [
+        "loadtest", "--spawn", "--rooms", "1", "--seats", "2", "--duration", "4",
+        "--bot-rooms", "2", "--bot", "greedy", "--json", str(out),
+    ]  # fmt: skip
+    assert main(argv) == 0
+    report = json.loads(out.read_text())
+    assert (report["bot_rooms"], report["bot_rooms_ready"], report["bot"]) == (2, 2, "greedy")
+    assert report["bot_moves_during_play"] > 0  # the bots played while the humans did
+    assert report["connections"] == 2  # the bot rooms hold no connection
+    assert report["errors"] == 0, report["error_kinds"]
+    assert re.search(r"^bot rooms +2 of 2 \(greedy\), \d+ bot moves during play$",
+                     capsys.readouterr().out, re.MULTILINE)  # fmt: skip

@@ -38,7 +38,7 @@ RULE_SETS = [
         players=2, stock_size=5, rounds=True, high_card_deal=True, idle_limit=1, turn_limit=100
     ),
 ]
-IDS = ["2p", "4p-teams", "6p-cut-match-limits", "3p-edition1", "2p-first-match", "2p-idle1"]
+IDS = ["2p", "4p-teams", "6p-cut-match-limits", "3p-edition1", "5p-first-match", "2p-idle1"]
 
 #: The rule sets of the greedy bot's cross-check.
 GREEDY_SETS = [
@@ -84,7 +84,7 @@ def test_the_compiled_greedy_bot_chooses_as_the_python_bot(rules: SkipBoRules) -
     assert report.games == 30 and report.stock_wins > 0
 
 
-@pytest.mark.slow
+@pytest.mark.crosscheck
 @pytest.mark.parametrize("rules", RULE_SETS, ids=IDS)
 def test_cross_check_ten_thousand_games(rules: SkipBoRules) -> None:
     """10,000 games per rule set, move by move (docs/performance.md gives the time)."""
@@ -93,7 +93,7 @@ def test_cross_check_ten_thousand_games(rules: SkipBoRules) -> None:
     assert report.games == 10_000
 
 
-@pytest.mark.slow
+@pytest.mark.crosscheck
 @pytest.mark.parametrize("rules", GREEDY_SETS, ids=GREEDY_IDS)
 def test_greedy_cross_check_ten_thousand_games(rules: SkipBoRules) -> None:
     report = cross_check(rules, range(10_000), bot="greedy", choose=GreedyBot().choose)

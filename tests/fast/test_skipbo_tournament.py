@@ -41,7 +41,7 @@ def test_fast_tournament_records_equal_the_reference(rules, bots, paired) -> Non
     assert fast.to_json() == reference.to_json()
 
 
-@pytest.mark.slow
+@pytest.mark.crosscheck
 def test_fast_tournament_equals_the_reference_over_many_games() -> None:
     rules = SkipBoRules(players=4, teams=True, stock_size=10)
     fast = run_fast_tournament(GAME, rules, ["greedy", "random"], 2000, 11, paired=True)

@@ -54,7 +54,7 @@ def test_cross_check_sample_every_step_in_full(rules: SkyjoRules) -> None:
     assert report.games == 30 and report.moves > 30 * 50
 
 
-@pytest.mark.slow
+@pytest.mark.crosscheck
 @pytest.mark.parametrize("rules", RULE_SETS, ids=IDS)
 def test_cross_check_ten_thousand_games(rules: SkyjoRules) -> None:
     """10,000 games per rule set, move by move (about 200,000 moves a second checked)."""

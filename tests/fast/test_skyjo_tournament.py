@@ -36,7 +36,7 @@ def test_fast_tournament_records_equal_the_reference(rules, bots, paired) -> Non
     assert fast.to_json() == reference.to_json()
 
 
-@pytest.mark.slow
+@pytest.mark.crosscheck
 @pytest.mark.parametrize(("rules", "bots", "paired"), CASES[:3], ids=IDS[:3])
 def test_fast_tournament_equals_the_reference_over_many_games(rules, bots, paired) -> None:
     """10,000 games per set-up: the compiled greedy bot chooses as the Python one."""

@@ -223,6 +223,19 @@ def test_the_rollout_cost_covers_both_policies(capsys):
     assert re.search(r"^hard: [\d.]+ ms CPU per round", out, re.MULTILINE)
 
 
+def test_message_encoding_times_both_encoders_on_both_games(capsys):
+    out = _run(
+        capsys, "message_encoding", "--players", "2", "--positions", "3", "--seconds", "0.05"
+    )
+    for name in ("skyjo", "skipbo"):
+        assert re.search(
+            rf"^{name}, 2 players: 6 messages of \d+ bytes; json [\d.]+ us CPU, "
+            r"orjson [\d.]+ us \([\d.]+ times faster\)$",
+            out,
+            re.MULTILINE,
+        ), out
+
+
 def test_skipbo_round_ends_counts_every_round_and_repeats_exactly(capsys):
     out = _run(capsys, "skipbo_round_ends", "--bots", "hard", "--games", "3")
     assert "round ends: stock emptied 3\n" in out

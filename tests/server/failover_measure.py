@@ -22,9 +22,12 @@ from pathlib import Path
 from websockets.sync.client import connect
 
 from ..live_server import free_port
+from .nginx_cluster import NGINX, Node
+from .nginx_cluster import http as _http
+from .nginx_cluster import nginx_conf as _nginx_conf
 from .postgres import Cluster, find_bindir
 from .test_group_commit import rows
-from .test_nginx_cluster import NGINX, Node, Player, _http, _nginx_conf
+from .test_nginx_cluster import Player
 
 
 def _start(ws_url: str, host_token: str) -> None:

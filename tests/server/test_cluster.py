@@ -62,16 +62,14 @@ def test_a_takeover_fences_every_write_of_the_old_owner(postgres_url):
 
 
 def _node(url: str, name: str, **changes: Any) -> Table:
-    config = ServerConfig(
-        db_url=url,
-        node_id=name,
-        lease_seconds=0.6,
-        bot_pause=0.0,
-        bot_processes=0,
-        grace_seconds=600.0,
-        sweep_seconds=3600.0,
-        **changes,
-    )
+    settings: dict[str, Any] = {
+        "lease_seconds": 0.6,
+        "bot_pause": 0.0,
+        "bot_processes": 0,
+        "grace_seconds": 600.0,
+        "sweep_seconds": 3600.0,
+    }
+    config = ServerConfig(db_url=url, node_id=name, **(settings | changes))
     return Table(config)
 
 
@@ -217,6 +215,92 @@ def test_the_rooms_per_client_limit_holds_whichever_node_a_client_reaches(postgr
                 assert refused.value.code == "too_many_rooms"
             assert await b.rooms_of("198.51.100.7") == 2
             await a.create_room("skyjo", {"players": 2}, None, None, "198.51.100.8")
+        finally:
+            await b.close()
+            await a.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_node_asked_for_a_room_waits_for_its_owner_to_hand_it_over(postgres_url):
+    """A player reaches B while A holds the room (the proxy re-hashed): B asks A, whose
+    notification wakes it long before its next lease round (a lease of 10 minutes
+    here), and B serves the request without an error, from the same version."""
+
+    async def scenario() -> None:
+        a = _node(postgres_url, "node-a", lease_seconds=600.0)
+        b = _node(postgres_url, "node-b", lease_seconds=600.0)
+        await a.open()
+        await b.open()
+        try:
+            created = await a.create_room("skyjo", {"players": 2}, None, "Ann", "198.51.100.1")
+            code = created["code"]
+            await a.rooms[code].lobby.join("Ben", None)
+            await a.rooms[code].lobby.start(created["host_token"])
+            version = a.rooms[code].version
+            assert a.storage.listening() and b.storage.listening()
+            room = await b.find_room(code, wait=120.0)
+            assert room is b.rooms[code] and room.version == version
+            assert code not in a.rooms and a.metrics.handed_over == 1
+            ((owner, wanted),) = await asyncio.to_thread(
+                rows, postgres_url, "SELECT owner, wanted_by FROM rooms WHERE code = :c", c=code
+            )
+            assert (owner, wanted) == ("node-b", None)
+            # Several requests at once share one wait (and all get the room).
+            back = await asyncio.gather(*(a.find_room(code, wait=120.0) for _ in range(3)))
+            assert all(found is a.rooms[code] for found in back)
+            assert b.metrics.handed_over == 1
+            assert a.metrics.adoptions == 1 and b.metrics.adoptions == 1  # creating is none
+        finally:
+            await b.close()
+            await a.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_node_asked_for_the_room_of_a_dead_node_adopts_it_when_its_lease_runs_out(
+    postgres_url,
+):
+    async def scenario() -> None:
+        a, b = _node(postgres_url, "node-a"), _node(postgres_url, "node-b")
+        await a.open()
+        await b.open()
+        try:
+            created = await a.create_room("skyjo", {"players": 2}, None, "Ann", "198.51.100.1")
+            code = created["code"]
+            version = a.rooms[code].version
+            # A dies: its lease loop stops (no renewal, no answer to B's request).
+            assert a._leases is not None
+            a._leases.cancel()
+            room = await b.find_room(code, wait=60.0)
+            assert room is b.rooms[code] and room.version == version
+            # A room that is not live is no_room at once, with or without a wait.
+            with pytest.raises(RoomError) as missing:
+                await b.find_room("ZZZZZZ", wait=60.0)
+            assert missing.value.code == "no_room"
+        finally:
+            await b.close()
+            await a.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_draining_node_does_not_wait_for_a_room(postgres_url):
+    async def scenario() -> None:
+        a, b = _node(postgres_url, "node-a"), _node(postgres_url, "node-b")
+        await a.open()
+        await b.open()
+        try:
+            created = await a.create_room("skyjo", {"players": 2}, None, "Ann", "198.51.100.1")
+            code = created["code"]
+            await b.drain()
+            with pytest.raises(RoomError) as elsewhere:
+                await b.find_room(code, wait=60.0)
+            assert elsewhere.value.code == "room_elsewhere"
+            ((wanted,),) = await asyncio.to_thread(
+                rows, postgres_url, "SELECT wanted_by FROM rooms WHERE code = :c", c=code
+            )
+            assert wanted is None and code in a.rooms  # nothing asked of A
         finally:
             await b.close()
             await a.close()

@@ -48,3 +48,16 @@ def test_guard_rail_and_proxy_options_reach_uvicorn():
     defaults = uvicorn_options(_parse(), serve_config(_parse()))
     assert defaults["proxy_headers"] is True and defaults["forwarded_allow_ips"] is None
     assert defaults["ws_per_message_deflate"] is True
+
+
+def test_gc_options_parse_and_refuse_what_is_not_three_numbers(capsys):
+    import pytest
+
+    args = _parse()
+    assert args.gc_thresholds == (50_000, 20, 1_000) and args.gc_freeze is True
+    args = _parse("--gc-thresholds", "10000,10,100", "--no-gc-freeze")
+    assert args.gc_thresholds == (10_000, 10, 100) and args.gc_freeze is False
+    for bad in ("10000,10", "a,b,c", "-1,2,3"):
+        with pytest.raises(SystemExit):
+            _parse(f"--gc-thresholds={bad}")
+        assert "three whole numbers" in capsys.readouterr().err

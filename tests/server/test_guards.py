@@ -8,7 +8,7 @@ import pytest
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
-from starlette.testclient import TestClient
+from starlette.testclient import TestClient, WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
 from cardtable.server.app import create_app as create_server_app
@@ -209,3 +209,9 @@ def test_draining_tells_the_proxy_and_moves_the_clients_away(tmp_path):
         refused = http.post("/api/rooms", json={"game": "skyjo", "options": {"players": 2}})
         assert refused.status_code == 503 and refused.headers["retry-after"] == "1"
         assert refused.json()["error"] == "draining"
+        # A WebSocket handshake is refused before the upgrade, with the same 503, so a
+        # proxy passes it to the next node (nginx: proxy_next_upstream http_503).
+        with pytest.raises(WebSocketDenialResponse) as denied:
+            http.websocket_connect(f"/ws/{created['code']}").__enter__()
+        assert denied.value.status_code == 503 and denied.value.headers["retry-after"] == "1"
+        assert denied.value.json()["error"] == "draining"

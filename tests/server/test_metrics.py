@@ -76,3 +76,24 @@ def test_histogram_buckets_are_cumulative():
         "x_sum 3.065000",
         "x_count 4",
     ]
+
+
+def test_garbage_collections_are_timed_while_the_table_is_open(tmp_path):
+    import gc
+
+    with client(tmp_path) as http:
+        before = _scrape(http)
+        gc.collect()  # a full collection (generation 2)
+        gc.collect(0)
+        after = _scrape(http)
+        table = http.app.state.table
+        hook = table.metrics.gc._hook
+        assert hook in gc.callbacks
+    assert hook not in gc.callbacks  # closed: the process-wide hook is removed
+    assert after['cardtable_gc_collections_total{generation="2"}'] >= (
+        before['cardtable_gc_collections_total{generation="2"}'] + 1
+    )
+    assert (
+        after["cardtable_gc_pause_seconds_count"] >= before["cardtable_gc_pause_seconds_count"] + 2
+    )
+    assert after["cardtable_gc_pause_seconds_sum"] > before["cardtable_gc_pause_seconds_sum"]

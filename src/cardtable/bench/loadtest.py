@@ -44,7 +44,7 @@ from collections.abc import Coroutine, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..argtypes import positive_float, positive_int
+from ..argtypes import non_negative_int, positive_float, positive_int
 
 #: Seconds a move may wait for its broadcast before it counts as unanswered.
 MOVE_TIMEOUT = 10.0
@@ -66,6 +66,9 @@ class LoadOptions:
     server_pid: int | None = None
     compression: bool = True
     seed: int = 0
+    #: Rooms of bots only (every seat ``bot``), started beside the human rooms.
+    bot_rooms: int = 0
+    bot: str = "expert"
 
 
 # --- server memory and process ---------------------------------------------------------
@@ -529,6 +532,42 @@ class RoomDriver:
 # --- the whole test --------------------------------------------------------------------
 
 
+def _bot_moves(url: str) -> int | None:
+    """Bot moves the server committed so far (``/metrics``), None if unreadable."""
+    try:
+        with urllib.request.urlopen(f"{url.rstrip('/')}/metrics", timeout=10) as response:
+            for line in response.read().decode().splitlines():
+                if line.startswith('cardtable_moves_total{by="bot"} '):
+                    return int(float(line.split()[1]))
+    except (OSError, ValueError):
+        return None
+    return None
+
+
+async def start_bot_room(options: LoadOptions) -> None:
+    """Create a room whose every seat is ``options.bot`` and start it (its bots then
+    play on their own, in the server's bot workers, with nobody connected)."""
+    from websockets.asyncio.client import connect
+
+    base = options.url.rstrip("/")
+    players = options.seats
+    body: dict[str, Any] = {
+        "game": options.game,
+        "options": {"players": players, **options.options},
+        "seats": [{"kind": "bot", "bot": options.bot}] * players,
+    }
+    created = await asyncio.to_thread(_post_json, f"{base}/api/rooms", body)
+    async with connect(created["ws_url"], open_timeout=60, proxy=None) as ws:
+        await ws.send(json.dumps({"type": "hello"}))
+        await ws.send(json.dumps({"type": "start", "host_token": created["host_token"]}))
+        while True:
+            message = json.loads(await asyncio.wait_for(ws.recv(), MOVE_TIMEOUT))
+            if message.get("type") == "event" and message.get("kind") == "start":
+                return
+            if message.get("type") == "error":
+                raise ValueError(f"bot room refused: {message.get('code')}")
+
+
 async def _sample_memory(pid: int, stats: Stats, stop: asyncio.Event) -> None:
     while not stop.is_set():
         rss = rss_bytes(pid)
@@ -567,6 +606,18 @@ async def run_loadtest(options: LoadOptions) -> dict[str, Any]:
             return True
 
     setup_started = time.perf_counter()
+
+    async def bot_room() -> bool:
+        async with gate:
+            try:
+                await start_bot_room(options)
+            except (OSError, TimeoutError, ValueError, KeyError) as error:
+                stats.error(f"bot_setup_{type(error).__name__}")
+                stats.note(f"bot room setup: {error!r}")
+                return False
+            return True
+
+    bot_rooms = sum(await asyncio.gather(*(bot_room() for _ in range(options.bot_rooms))))
     ready = [
         room
         for room, ok in zip(rooms, await asyncio.gather(*map(set_up, rooms)), strict=True)
@@ -579,9 +630,11 @@ async def run_loadtest(options: LoadOptions) -> dict[str, Any]:
     own_cpu_before = time.process_time()
     server_sched_before = None if pid is None else sched_seconds(pid)
     own_sched_before = sched_seconds(os.getpid())
+    bot_moves_before = await asyncio.to_thread(_bot_moves, options.url)
     started = time.perf_counter()
     await asyncio.gather(*(room.run(started + options.duration) for room in ready))
     played = time.perf_counter() - started
+    bot_moves_after = await asyncio.to_thread(_bot_moves, options.url)
     own_cpu = time.process_time() - own_cpu_before
     server_sched = _sched_delta(server_sched_before, None if pid is None else sched_seconds(pid))
     own_sched = _sched_delta(own_sched_before, sched_seconds(os.getpid()))
@@ -609,6 +662,14 @@ async def run_loadtest(options: LoadOptions) -> dict[str, Any]:
         "rooms_ready": len(ready),
         "seats": options.seats,
         "connections": sum(len(room.clients) for room in rooms),
+        "bot_rooms": options.bot_rooms,
+        "bot_rooms_ready": bot_rooms,
+        "bot": options.bot,
+        "bot_moves_during_play": (
+            None
+            if bot_moves_before is None or bot_moves_after is None
+            else bot_moves_after - bot_moves_before
+        ),
         "rate_per_room": options.rate,
         "duration_s": round(played, 2),
         "setup_s": round(setup_seconds, 2),
@@ -695,6 +756,15 @@ def format_report(report: dict[str, Any]) -> str:
             f"after {' '.join(map(str, report['loadavg_after']))} ({report['cpus']} CPUs)",
         ),
     ]
+    if report.get("bot_rooms"):
+        rows.insert(
+            3,
+            (
+                "bot rooms",
+                f"{report['bot_rooms_ready']} of {report['bot_rooms']} ({report['bot']}), "
+                f"{text(report['bot_moves_during_play'])} bot moves during play",
+            ),
+        )
     for kind, count in report["error_kinds"].items():
         rows.append((f"  {kind}", str(count)))
     width = max(len(name) for name, _ in rows)
@@ -750,6 +820,14 @@ def add_loadtest_arguments(parser: argparse.ArgumentParser) -> None:
         help="do not offer permessage-deflate (browsers do offer it)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the players' choices (0)")
+    parser.add_argument(
+        "--bot-rooms",
+        type=non_negative_int,
+        default=0,
+        metavar="N",
+        help="also start N rooms with a bot in every seat, playing beside the human rooms (0)",
+    )
+    parser.add_argument("--bot", default="expert", help="the bot of those rooms (expert)")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the report as JSON")
 
 
@@ -778,7 +856,7 @@ def _run(main: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:
 
 def run_loadtest_command(args: argparse.Namespace) -> dict[str, Any]:
     """Run the load test the arguments describe, print the table, write ``--json``."""
-    _raise_file_limit(args.rooms * args.seats)
+    _raise_file_limit(args.rooms * args.seats + args.bot_rooms)
     options = LoadOptions(
         url=args.url,
         rooms=args.rooms,
@@ -790,10 +868,12 @@ def run_loadtest_command(args: argparse.Namespace) -> dict[str, Any]:
         server_pid=args.server_pid,
         compression=args.compression,
         seed=args.seed,
+        bot_rooms=args.bot_rooms,
+        bot=args.bot,
     )
     with contextlib.ExitStack() as stack:
         if args.spawn:
-            url, pid = stack.enter_context(spawned_server(args.rooms))
+            url, pid = stack.enter_context(spawned_server(args.rooms + args.bot_rooms))
             options = dataclasses.replace(options, url=url, server_pid=pid)
         report = _run(run_loadtest(options))
     print(format_report(report), flush=True)

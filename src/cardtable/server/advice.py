@@ -68,7 +68,7 @@ class Advisor:
                 world, seat, room.table.config.hint_milliseconds, new_seed()
             )
         except Exception:
-            log.exception("room %s: the move advisor failed", room.code)
+            log.exception("room %s: the move advisor failed", room.code, extra=room.log_fields())
             raise RoomError("no_hint", "the move advisor could not answer") from None
         finally:
             self._hinting = False
@@ -127,7 +127,7 @@ class Advisor:
                 rng_seed=table_review_seed(seed, seat),
             )
         except Exception:
-            log.exception("room %s: the review failed", room.code)
+            log.exception("room %s: the review failed", room.code, extra=room.log_fields())
             raise RoomError("no_review", "the move advisor could not review this game") from None
         finally:
             self._reviewing = False

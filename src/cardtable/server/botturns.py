@@ -79,9 +79,11 @@ class BotTurns:
                 if room.version != version or self.bot_for(seat) is None or room.closed:
                     continue
                 try:
-                    await room.commit_move(seat, choice.action)
+                    await room.commit_move(seat, choice.action, by="bot")
                 except Exception:
-                    log.exception("room %s: bot move failed", room.code)
+                    log.exception(
+                        "room %s: bot move failed", room.code, extra=room.log_fields(seat=seat)
+                    )
                     await asyncio.sleep(1.0)
                     continue
                 room.table.metrics.moves["bot"] += 1
@@ -92,6 +94,7 @@ class BotTurns:
                         name,
                         seat,
                         choice.stand_in,
+                        extra=room.log_fields(seat=seat, bot=name, stand_in=choice.stand_in),
                     )
                     room.broadcast_raw(
                         {

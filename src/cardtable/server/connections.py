@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import json
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from starlette.websockets import WebSocket
 
@@ -28,7 +29,25 @@ ROOM_MOVED = 4009
 BACKGROUND_GRACE = 30.0
 
 
+try:  # orjson (in the server extra) encodes a room's messages several times faster
+    import orjson as _orjson_module
+
+    _orjson: Any = _orjson_module
+except ImportError:  # pragma: no cover - without the extra
+    _orjson = None
+
+#: The JSON encoder of the messages: ``orjson`` when installed, else ``json``.
+JSON_ENCODER = "json" if _orjson is None else "orjson"
+
+
 def dumps(data: JSON) -> str:
+    """``data`` as compact JSON text (UTF-8, not ASCII-escaped)."""
+    if _orjson is not None:
+        try:
+            text: str = _orjson.dumps(data, option=_orjson.OPT_NON_STR_KEYS).decode()
+            return text
+        except TypeError:  # an integer past 64 bits: the standard encoder takes any
+            pass
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 

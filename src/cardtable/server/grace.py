@@ -61,7 +61,12 @@ class DisconnectGrace:
             if room.status != PLAYING or seat in room.connected_seats() or room.closed:
                 return
             self.away.add(seat)
-            log.info("room %s: seat %d away, a bot plays it", room.code, seat)
+            log.info(
+                "room %s: seat %d away, a bot plays it",
+                room.code,
+                seat,
+                extra=room.log_fields(seat=seat),
+            )
             room.broadcast_raw(room.presence())
             room.clock.update()  # an away seat has no clock: its bot plays at once
             room.bots.schedule()

@@ -98,7 +98,7 @@ class RoomsApi:
         code = normalize_code(code_text)
         if code is None:
             raise RoomError("no_room", f"no live room {code_text[:16]!r}")
-        return await self.table.find_room(code)
+        return await self.table.find_room(code, wait=self.table.handover_wait())
 
     async def health(self, request: Request) -> Response:
         """``ok`` (200) when the node serves, else 503 with ``draining`` (it is handing

@@ -4,6 +4,7 @@ event, committed before it is broadcast."""
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any
 
 from ..core import OptionError
@@ -17,6 +18,8 @@ from .tokens import hash_token, new_seed, new_token, token_matches
 
 if TYPE_CHECKING:
     from .rooms import Room
+
+log = logging.getLogger("cardtable.server")
 
 
 class Lobby:
@@ -126,6 +129,12 @@ class Lobby:
                 room.seed, room.status, room.start_version = None, LOBBY, None
                 raise
             room.state = state
+            log.info(
+                "room %s: game %d started",
+                room.code,
+                room.game_no,
+                extra=room.log_fields(game=room.game.name, game_no=room.game_no),
+            )
             event = EventRecord(room.version, START, 0, {})
             room.events.append(event)
             room.broadcast(event)

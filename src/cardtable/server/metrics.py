@@ -10,14 +10,18 @@ database commit included; the network to the player is not).
 from __future__ import annotations
 
 import bisect
+import gc
+import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .table import Table
 
 #: Upper bounds of the move latency buckets, in seconds.
 MOVE_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+#: Upper bounds of the garbage collector's pause buckets, in seconds.
+GC_BUCKETS = (0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)
 
 
 class Histogram:
@@ -46,11 +50,39 @@ class Histogram:
         return lines
 
 
+class GcPauses:
+    """How long each garbage collection of the process stops it (every thread, the
+    event loop included), timed by a ``gc.callbacks`` hook while installed."""
+
+    def __init__(self) -> None:
+        self.seconds = Histogram(GC_BUCKETS)
+        self.collections = [0, 0, 0]
+        self._began = 0.0
+
+    def _hook(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._began = time.perf_counter()
+        elif self._began:
+            self.seconds.observe(time.perf_counter() - self._began)
+            generation = int(info.get("generation", 0))
+            if 0 <= generation < len(self.collections):
+                self.collections[generation] += 1
+
+    def install(self) -> None:
+        if self._hook not in gc.callbacks:
+            gc.callbacks.append(self._hook)
+
+    def uninstall(self) -> None:
+        if self._hook in gc.callbacks:
+            gc.callbacks.remove(self._hook)
+
+
 class Metrics:
     """The counters and the histogram one server adds to."""
 
     def __init__(self) -> None:
         self.move_seconds = Histogram(MOVE_BUCKETS)
+        self.gc = GcPauses()
         self.moves = {"human": 0, "bot": 0}
         #: Rooms this node took a lease of (created rooms excluded), and lost to another.
         self.adoptions = 0
@@ -109,6 +141,21 @@ class Metrics:
             "histogram",
             "Server time of a human move: handled to broadcast (lock, engine, commit).",
             self.move_seconds.lines("cardtable_move_seconds"),
+        )
+        metric(
+            "cardtable_gc_pause_seconds",
+            "histogram",
+            "Garbage collections of the server process: how long each stopped it.",
+            self.gc.seconds.lines("cardtable_gc_pause_seconds"),
+        )
+        metric(
+            "cardtable_gc_collections_total",
+            "counter",
+            "Garbage collections of the server process, by generation.",
+            [
+                f'cardtable_gc_collections_total{{generation="{generation}"}} {n}'
+                for generation, n in enumerate(self.gc.collections)
+            ],
         )
         metric(
             "cardtable_lease_adoptions_total",

@@ -36,6 +36,7 @@ from .errors import RoomError, refusal_fields
 from .events import MOVE, ROOM, START, EventRecord, render, views_at
 from .grace import DisconnectGrace
 from .lobby import Lobby
+from .logs import room_fields
 from .seats import FINISHED, LOBBY, PLAYING, Seat
 from .storage import FencedError, RoomRecord
 from .tableopts import TableOptions
@@ -345,7 +346,7 @@ class Room:
                     self.game.check_action(action)
                 except ActionCodeError as error:
                     raise RoomError("bad_move", str(error)) from None
-            await self.commit_move(seat, action)
+            await self.commit_move(seat, action, by="human")
             # A move of the player's own while a bot finishes their timed-out turn takes
             # the turn back (the bot's answer, for an older version, is dropped).
             self.clock.taken_back(seat)
@@ -353,8 +354,13 @@ class Room:
         metrics.move_seconds.observe(time.perf_counter() - began)
         metrics.moves["human"] += 1
 
-    async def commit_move(self, seat: int, action: int) -> None:
-        """Apply on a copy, commit, then publish. Caller holds the lock."""
+    def log_fields(self, **more: Any) -> dict[str, Any]:
+        """The fields of a log record about this room (its code, the node's id)."""
+        return room_fields(self, self.table.node_id, **more)
+
+    async def commit_move(self, seat: int, action: int, *, by: str) -> None:
+        """Apply on a copy, commit, then publish. Caller holds the lock. ``by``: human
+        or bot, for the log."""
         assert self.state is not None and self.seed is not None
         state = self.state.clone()
         try:
@@ -377,8 +383,24 @@ class Room:
             )
         )
         self.state, self.version = state, version
+        if log.isEnabledFor(logging.DEBUG):
+            # The move as chosen (public once played), never the cards it reveals.
+            fields = self.log_fields(
+                game_no=self.game_no,
+                version=version,
+                seat=seat,
+                by=by,
+                move=self.game.decode(action).to_json(),
+            )
+            log.debug("room %s: move", self.code, extra=fields)
         if result is not None:
             self.status = FINISHED
+            log.info(
+                "room %s: game %d over",
+                self.code,
+                self.game_no,
+                extra=self.log_fields(game_no=self.game_no, version=version),
+            )
         record = EventRecord(version, MOVE, len(state.history), outcome.to_json())
         self.events.append(record)
         self.broadcast(record)

@@ -15,14 +15,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import logging
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from ..core import JSON
 from ..statuses import RoomStatus
@@ -33,6 +35,11 @@ metadata = sa.MetaData()
 
 #: Length of ``rooms.client`` (a client address; migration 0001 says 64 too).
 CLIENT_LENGTH = 64
+#: PostgreSQL: the channel on which a node asking for a room wakes the room's owner
+#: (the payload is the room code; see :meth:`Storage.want_room`).
+HANDOVER_CHANNEL = "cardtable_handover"
+
+log = logging.getLogger("cardtable.server")
 
 rooms = sa.Table(
     "rooms",
@@ -301,10 +308,17 @@ class Storage:
         #: SQLite only: the move writer's own synchronous engine and thread.
         self._sync_engine: sa.Engine | None = None
         self._executor: ThreadPoolExecutor | None = None
+        #: PostgreSQL: the connection that listens for hand-over requests.
+        self._listener: AsyncConnection | None = None
+        self._listener_driver: Any = None
 
     @property
     def is_sqlite(self) -> bool:
         return self.url.startswith("sqlite")
+
+    @property
+    def is_postgresql(self) -> bool:
+        return self.url.startswith("postgresql")
 
     async def open(self) -> None:
         """Lock an SQLite file, connect, and bring the schema to the head.
@@ -355,6 +369,7 @@ class Storage:
         )
 
     async def close(self) -> None:
+        await self.stop_listening()
         if self._writer is not None:
             with contextlib.suppress(Exception):
                 await self._writer  # moves already queued are committed, then we close
@@ -566,10 +581,11 @@ class Storage:
 
     async def want_room(self, code: str, node: str) -> None:
         """Ask the owner of room ``code`` to hand it over to ``node``: the proxy routes
-        the room's players to ``node`` (its owner sees the request at its next lease
-        round, see :meth:`renew_leases`)."""
+        the room's players to ``node``. The owner sees the request at its next lease
+        round (see :meth:`renew_leases`); on PostgreSQL a notification on
+        :data:`HANDOVER_CHANNEL` wakes it at once (see :meth:`listen_for_handovers`)."""
         async with self._engine().begin() as connection:
-            await connection.execute(
+            asked = await connection.execute(
                 rooms.update()
                 .where(
                     rooms.c.code == code,
@@ -579,6 +595,44 @@ class Storage:
                 )
                 .values(wanted_by=node)
             )
+            if asked.rowcount and self.is_postgresql:
+                await connection.execute(
+                    sa.select(sa.func.pg_notify(HANDOVER_CHANNEL, code))
+                )  # delivered at the commit
+
+    async def listen_for_handovers(self, wanted: Callable[[str], None]) -> bool:
+        """Call ``wanted(code)`` whenever a node asks for room ``code`` (PostgreSQL with
+        asyncpg: ``LISTEN`` on a connection of its own); returns whether it listens,
+        which :meth:`listening` tells later (the connection may be lost: listen again)."""
+        await self.stop_listening()
+        if not self.url.startswith("postgresql+asyncpg"):
+            return False
+        connection = await self._engine().connect()
+        try:
+            raw = await connection.get_raw_connection()
+            driver: Any = raw.driver_connection
+
+            def notified(_connection: Any, _pid: int, _channel: str, payload: str) -> None:
+                wanted(payload)
+
+            await driver.add_listener(HANDOVER_CHANNEL, notified)
+        except BaseException:
+            await connection.close()
+            raise
+        self._listener, self._listener_driver = connection, driver
+        return True
+
+    def listening(self) -> bool:
+        driver = self._listener_driver
+        return driver is not None and not driver.is_closed()
+
+    async def stop_listening(self) -> None:
+        listener, self._listener, self._listener_driver = self._listener, None, None
+        if listener is not None:
+            with contextlib.suppress(Exception):
+                await listener.invalidate()  # the LISTEN ends with the session
+            with contextlib.suppress(Exception):
+                await listener.close()
 
     async def release_rooms(
         self, node: str, epochs: dict[str, int], *, reserve_seconds: float | None = None

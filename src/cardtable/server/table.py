@@ -31,6 +31,9 @@ from .tokens import hash_token, new_room_code, new_token
 
 log = logging.getLogger("cardtable.server")
 
+#: Seconds between two tries of a node waiting for a room to be handed over to it.
+HANDOVER_POLL = 0.25
+
 
 class Table:
     """Owns the rooms, the storage and the bot threads of one server."""
@@ -54,6 +57,10 @@ class Table:
         self.metrics = Metrics()
         self._leases: asyncio.Task[None] | None = None
         self._adopting: dict[str, asyncio.Lock] = {}
+        #: Per room code: the task waiting for the room to be handed over to this node.
+        self._awaiting: dict[str, asyncio.Task[Room | None]] = {}
+        #: Set to run a lease round now (a node asked for one of our rooms).
+        self._wake = asyncio.Event()
         self._dropping: set[asyncio.Task[None]] = set()
         #: Draining (see :meth:`drain`): no new room, no adoption, rooms handed over.
         self.draining = False
@@ -76,6 +83,7 @@ class Table:
         """
         await self.storage.open()
         self.is_open = True
+        self.metrics.gc.install()
         self.bots.start()
         # An SQLite file has one server (its lock), so its rooms are all ours even if
         # the last process died holding their leases; on PostgreSQL a room another
@@ -83,6 +91,7 @@ class Table:
         force = self.storage.is_sqlite
         for code in await self.storage.live_room_codes():
             await self.adopt(code, force=force)
+        await self._listen()
         self._sweeper = asyncio.create_task(self._sweep_loop())
         self._leases = asyncio.create_task(self._lease_loop())
 
@@ -92,7 +101,7 @@ class Table:
         if not self.is_open:
             return
         self.is_open = False
-        for task in (self._sweeper, self._leases):
+        for task in (self._sweeper, self._leases, *self._awaiting.values()):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -108,6 +117,7 @@ class Table:
         except Exception:
             log.exception("releasing the room leases failed; they run out by themselves")
         self.bots.shutdown()
+        self.metrics.gc.uninstall()
         await self.storage.close()
 
     # --- leases ----------------------------------------------------------------------
@@ -144,29 +154,66 @@ class Table:
                 return None
             self.rooms[code] = room
             self.metrics.adoptions += 1
-            log.info("room %s: served by node %s (epoch %d)", code, self.node_id, room.epoch)
+            log.info(
+                "room %s: served by node %s (epoch %d)",
+                code,
+                self.node_id,
+                room.epoch,
+                extra=room.log_fields(epoch=room.epoch),
+            )
             room.after_restore()
         self._adopting.pop(code, None)
         return room
 
-    async def find_room(self, code: str) -> Room:
+    async def find_room(self, code: str, *, wait: float = 0.0) -> Room:
         """The live room ``code`` on this node, adopted first if no node holds it.
 
-        Raises ``no_room`` when there is no such live room, and ``room_elsewhere`` (to
-        retry) when another node holds its lease: during a hand-over, or when a request
-        reached a node the proxy does not route the room to.
+        When another node holds it, the proxy routes the room's players here now (a
+        node died or came back, or a player reached another node than the room's): this
+        node asks the owner to hand the room over (see :meth:`keep_leases`) and, for up
+        to ``wait`` seconds, waits for the hand-over, or for the lease of an owner that
+        is gone to run out, and adopts the room, so the request is served here without
+        an error. Raises ``no_room`` when there is no such live room, and
+        ``room_elsewhere`` (to retry) when the room is still held elsewhere after
+        ``wait``, or at once when this node is draining.
         """
         room = await self.adopt(code)
         if room is not None:
             return room
-        if await self.storage.room_is_live(code):
-            # The proxy sent this room's player here: ask its owner to hand it over.
-            if not self.draining:
-                await self.storage.want_room(code, self.node_id)
-            raise RoomError(
-                "room_elsewhere", "another server holds this room now; try again in a moment"
-            )
-        raise RoomError("no_room", f"no live room {code!r}")
+        if not await self.storage.room_is_live(code):
+            raise RoomError("no_room", f"no live room {code!r}")
+        if not self.draining:
+            await self.storage.want_room(code, self.node_id)
+            if wait > 0:
+                task = self._awaiting.get(code)
+                if task is None:
+                    task = asyncio.create_task(self._await_handover(code, wait))
+                    self._awaiting[code] = task
+                    task.add_done_callback(lambda _: self._awaiting.pop(code, None))
+                room = await asyncio.shield(task)
+                if room is not None:
+                    return room
+                if not await self.storage.room_is_live(code):
+                    raise RoomError("no_room", f"no live room {code!r}")
+        raise RoomError(
+            "room_elsewhere", "another server holds this room now; try again in a moment"
+        )
+
+    def handover_wait(self) -> float:
+        """How long a request for a room held elsewhere waits for it: the rest of a dead
+        owner's lease, and a little more."""
+        return self.config.lease_seconds + 1.0
+
+    async def _await_handover(self, code: str, wait: float) -> Room | None:
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline and self.is_open and not self.draining:
+            await asyncio.sleep(HANDOVER_POLL)
+            room = await self.adopt(code)
+            if room is not None:
+                return room
+            if not await self.storage.room_is_live(code):
+                return None
+        return None
 
     def lost(self, room: Room) -> None:
         """Another node took ``room`` over: forget it here and send its clients away
@@ -180,6 +227,7 @@ class Table:
             room.code,
             room.epoch,
             self.node_id,
+            extra=room.log_fields(epoch=room.epoch),
         )
         room.end_connections(
             ROOM_MOVED,
@@ -189,12 +237,30 @@ class Table:
         self._dropping.add(task)
         task.add_done_callback(self._dropping.discard)
 
+    async def _listen(self) -> None:
+        """Listen for hand-over requests (PostgreSQL), so that a node asking for one of
+        our rooms has it within moments instead of at our next lease round."""
+        try:
+            await self.storage.listen_for_handovers(self._room_wanted)
+        except Exception:
+            log.exception("listening for hand-over requests failed; the lease rounds serve")
+
+    def _room_wanted(self, code: str) -> None:
+        if code in self.rooms:
+            self._wake.set()
+
     async def _lease_loop(self) -> None:
-        """Renew this node's leases, drop the rooms it lost, adopt the rooms nobody holds."""
+        """Renew this node's leases, drop the rooms it lost, hand over the rooms another
+        node asked for, adopt the rooms nobody holds: every third of a lease, and at once
+        when a node asks for one of ours."""
         while True:
-            await asyncio.sleep(self.config.lease_seconds / 3)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.config.lease_seconds / 3)
+            self._wake.clear()
             try:
                 await self.keep_leases()
+                if self.storage.is_postgresql and not self.storage.listening():
+                    await self._listen()  # its connection was lost
             except Exception:
                 log.exception("renewing the room leases failed")
 
@@ -210,7 +276,12 @@ class Table:
         self.draining = True
         rooms = list(self.rooms.values())
         await self.hand_over(rooms, "this server is stopping; reconnect")
-        log.info("node %s drained: %d rooms handed over", self.node_id, len(rooms))
+        log.info(
+            "node %s drained: %d rooms handed over",
+            self.node_id,
+            len(rooms),
+            extra={"node": self.node_id, "rooms": len(rooms)},
+        )
         return len(rooms)
 
     async def hand_over(
@@ -222,6 +293,7 @@ class Table:
         for room in rooms:
             if self.rooms.get(room.code) is room:
                 del self.rooms[room.code]
+            log.info("room %s: handed over", room.code, extra=room.log_fields(epoch=room.epoch))
             room.end_connections(ROOM_MOVED, error_message("room_moved", reason))
         for room in rooms:
             async with room.lock:  # a move being committed finishes first
@@ -357,6 +429,7 @@ class Table:
         await self.storage.insert_room(record)
         room = Room(self, record, game, rules)
         self.rooms[code] = room
+        log.info("room %s: created", code, extra=room.log_fields(game=game.name, epoch=1))
         created: dict[str, Any] = {"code": code, "host_token": host_token, "version": 1}
         if seat_token is not None:
             created["seat"], created["token"] = seat_token
@@ -385,8 +458,13 @@ class Table:
                 else:
                     await self.storage.update_room(code, room.epoch, status="closed")
             except FencedError:
-                log.info("room %s: taken over by another node before it expired here", code)
+                log.info(
+                    "room %s: taken over by another node before it expired here",
+                    code,
+                    extra=room.log_fields(),
+                )
                 continue
+            log.info("room %s: expired", code, extra=room.log_fields())
             expired.append(code)
         return expired
 
@@ -394,9 +472,6 @@ class Table:
         while True:
             await asyncio.sleep(self.config.sweep_seconds)
             try:
-                expired = await self.sweep()
+                await self.sweep()  # each expired room is logged
             except Exception:
                 log.exception("sweeping rooms failed")
-                continue
-            if expired:
-                log.info("expired rooms: %s", ", ".join(expired))

@@ -24,6 +24,7 @@ from .connections import (
     dumps,
 )
 from .errors import RoomError
+from .http_api import error_response
 from .limits import RateLimiter, origin_allowed
 from .protocol import (
     ChatMessage,
@@ -53,7 +54,12 @@ def _room_error_reply(room: Room) -> Callable[[Exception], JSON]:
     def reply(error: Exception) -> JSON:
         if isinstance(error, RoomError):
             return error_message(error.code, error.reason, room.version, error.fields)
-        log.error("room %s: a background answer failed", room.code, exc_info=error)
+        log.error(
+            "room %s: a background answer failed",
+            room.code,
+            exc_info=error,
+            extra=room.log_fields(),
+        )
         return error_message("no_review", "the move advisor could not review this game")
 
     return reply
@@ -76,12 +82,22 @@ class TableSocket:
         ):
             await websocket.close(POLICY_VIOLATION)  # before accept: an HTTP 403
             return
+        if self.table.draining and "websocket.http.response" in websocket.scope.get(
+            "extensions", {}
+        ):
+            # Refused before the upgrade, as HTTP 503: the proxy passes the handshake to
+            # the next node (nginx: proxy_next_upstream http_503), which takes the room
+            # over, and the player sees no error; a client reached directly retries.
+            await websocket.send_denial_response(
+                error_response("draining", "this server is stopping; reconnect")
+            )
+            return
         await websocket.accept()
         code = normalize_code(websocket.path_params["code"])
         try:
             if code is None:
                 raise RoomError("no_room", "no live room with this code")
-            room = await self.table.find_room(code)
+            room = await self.table.find_room(code, wait=self.table.handover_wait())
         except RoomError as error:
             await websocket.send_text(dumps(error_message(error.code, error.reason)))
             # Another node holds the room: 1013, try again later (with back-off).

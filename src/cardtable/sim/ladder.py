@@ -12,6 +12,11 @@ standard errors: the sandwich of the inverse Fisher information around the score
 of the deals, each deal (its seat rotations) one cluster, since the games of one
 deal are not independent. One virtual half win each way per pair keeps a bot that
 never loses at a finite rating.
+
+With ``engine="fast"`` every pair's games are played by the compiled batch engine
+(:func:`~cardtable.sim.fast_tournament.run_fast_tournament`, extra ``fast``): the
+same deals, seats and bot choices as the reference tournament, so the same table
+for a seed, with only the bots the batch engine has (``random`` and ``greedy``).
 """
 
 from __future__ import annotations
@@ -235,11 +240,31 @@ def run_ladder(
     progress: Callable[[int], None] | None = None,
     bot_factory: Callable[[str], Bot] | None = None,
     cluster: str | None = None,
+    engine: str = "reference",
 ) -> LadderResult:
     """Round robin of ``names`` (paired games, ``games_per_pair`` each) and its ratings;
-    ``cluster``: a Dask scheduler address to play the games on (see ``run_tournament``)."""
+    ``cluster``: a Dask scheduler address to play the games on (see ``run_tournament``).
+    ``engine``: ``"reference"`` (the default) or ``"fast"``, the compiled batch engine on
+    one core (the same result for a seed). Every refusal (ValueError; KeyError for a
+    game without a batch engine) comes before any game is played."""
     if len(names) < 2:
         raise ValueError("a ladder needs at least two bots")
+    if engine not in ("reference", "fast"):
+        raise ValueError(f"engine must be 'reference' or 'fast', got {engine!r}")
+    if engine == "fast":
+        from .fast_tournament import fast_bot_names
+
+        known = fast_bot_names(game.name)
+        unknown = sorted(set(names) - set(known))
+        if unknown:
+            raise ValueError(
+                f"--engine fast plays the bots {', '.join(known)} only, not {', '.join(unknown)}"
+            )
+        if workers != 1 or cluster is not None or bot_factory is not None:
+            raise ValueError(
+                "--engine fast plays on one core with its own bots: "
+                "leave out --workers and --cluster"
+            )
     index = {name: i for i, name in enumerate(names)}
     wins: dict[tuple[int, int], float] = {}
     deals: list[tuple[int, int, float, float]] = []
@@ -252,18 +277,25 @@ def run_ladder(
             if progress is not None:
                 progress(offset + count)
 
-        result = run_tournament(
-            game,
-            rules,
-            [a, b],
-            games_per_pair,
-            seed,
-            paired=True,
-            workers=workers,
-            progress=step,
-            bot_factory=bot_factory,
-            cluster=cluster,
-        )
+        if engine == "fast":
+            from .fast_tournament import run_fast_tournament
+
+            result = run_fast_tournament(
+                game, rules, [a, b], games_per_pair, seed, paired=True, progress=step
+            )
+        else:
+            result = run_tournament(
+                game,
+                rules,
+                [a, b],
+                games_per_pair,
+                seed,
+                paired=True,
+                workers=workers,
+                progress=step,
+                bot_factory=bot_factory,
+                cluster=cluster,
+            )
         done += games_per_pair
         wins_a, wins_b = pair_wins(result, a, b)
         wins[index[a], index[b]] = wins_a
