@@ -12,7 +12,10 @@ from starlette.websockets import WebSocketDisconnect
 from .helpers import Client, client, create_room, join, receive, start
 
 MAX_BYTES = 4096
-TYPES = ["hello", "move", "configure", "start", "rematch", "resync", "ping", "MOVE", "", "x" * 50]
+TYPES = [
+    "hello", "move", "configure", "start", "rematch", "resync", "ping",
+    "chat", "reaction", "table", "MOVE", "", "x" * 50,
+]  # fmt: skip
 
 scalars = st.one_of(
     st.none(),
@@ -28,9 +31,11 @@ json_values = st.recursive(
     ),
     max_leaves=12,
 )
-fields = st.sampled_from(
-    ["token", "version", "action", "move", "last_version", "host_token", "options", "seats", "zz"]
-)
+FIELDS = [
+    "token", "version", "action", "move", "last_version", "host_token", "options", "seats",
+    "text", "reaction", "zz",
+]  # fmt: skip
+fields = st.sampled_from(FIELDS)
 typed_messages = st.builds(
     lambda kind, extra: {"type": kind, **extra},
     st.sampled_from(TYPES),
@@ -58,7 +63,9 @@ def _replies(player: Client) -> list[dict]:
     replies = []
     while True:
         message = receive(player.ws)
-        assert message["type"] in ("error", "pong", "sync", "event", "presence", "welcome")
+        # A chat line or reaction that happens to be valid is table talk, not a change.
+        allowed = ("error", "pong", "sync", "event", "presence", "welcome", "chat", "reaction")
+        assert message["type"] in allowed
         if message["type"] == "error" and marker in message["reason"]:
             return replies
         replies.append(message)

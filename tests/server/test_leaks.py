@@ -15,11 +15,13 @@ from .helpers import Client, client, create_room, join, play_to_end, start
 
 ALLOWED_KEYS = {
     "welcome": {"type", "version", "seat", "role", "room"},
-    "sync": {"type", "version", "room", "game_no", "view"},
+    "sync": {"type", "version", "room", "game_no", "view", "clock"},
     "event": {"type", "version", "kind", "room", "game_no", "index", "outcome", "view"},
     "presence": {"type", "version", "seats", "spectators"},
     "pong": {"type", "version"},
     "error": {"type", "code", "reason", "version"},
+    "chat_history": {"type", "messages"},
+    "clock": {"type", "version", "seat", "seconds", "limit", "timed_out"},
 }
 ROOM_KEYS = {
     "code",
@@ -31,6 +33,7 @@ ROOM_KEYS = {
     "version",
     "seats",
     "spectators",
+    "table",
 }
 SEAT_KEYS = {"kind", "bot", "name", "taken", "seat", "connected", "away"}
 

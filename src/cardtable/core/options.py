@@ -33,6 +33,8 @@ ALLOWED: dict[str, str] = {
     "allowed.needs_teams": "only with teams=true",
     "allowed.match_points": "at least 1 when round_bonus is 0 in a match (rounds=true)",
     "allowed.needs_no_seat": "only with first_player=null",
+    # The server's turn time limit (a table option, not rules: cardtable.server.tableopts).
+    "allowed.turn_seconds": "0 (no limit) or a number of seconds from {low} to {high}",
 }
 
 

@@ -36,7 +36,7 @@ class BotTurns:
             return info.bot or DEFAULT_BOT
         if seat in room.grace.away:
             return room.table.config.away_bot
-        return None
+        return room.clock.bot_for(seat)
 
     def schedule(self) -> None:
         """Start the bot loop if a bot is to move (the caller holds the room's lock)."""

@@ -68,4 +68,5 @@ class DisconnectGrace:
                 extra=room.log_fields(seat=seat),
             )
             room.broadcast_raw(room.presence())
+            room.clock.update()  # an away seat has no clock: its bot plays at once
             room.bots.schedule()

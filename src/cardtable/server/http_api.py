@@ -132,7 +132,12 @@ class RoomsApi:
         try:
             body: CreateRoom = await _body(request, CreateRoom, self.limit)
             created = await self.table.create_room(
-                body.game, body.options, body.seats, body.name, client_address(request)
+                body.game,
+                body.options,
+                body.seats,
+                body.name,
+                client_address(request),
+                body.table,
             )
         except RoomError as error:
             return error_response(error.code, error.reason, fields=error.fields)

@@ -139,6 +139,7 @@ class Lobby:
             room.events.append(event)
             room.broadcast(event)
             room.touch()
+            room.clock.update()
             room.bots.schedule()
 
     async def rematch(self, host_token: str) -> None:
@@ -166,4 +167,5 @@ class Lobby:
                 room.version -= 1
                 raise
             room.grace.reset()
+            room.clock.update()
             room.touch()

@@ -89,6 +89,10 @@ class Metrics:
         self.rooms_lost = 0
         #: Rooms this node handed over on purpose (asked for by another node, or drained).
         self.handed_over = 0
+        #: Turns a bot finished because the player's time (``turn_seconds``) ran out.
+        self.turn_timeouts = 0
+        #: Chat lines and reactions refused by their rate limit.
+        self.chat_refused = 0
 
     def render(self, table: Table) -> str:
         """Every metric in the Prometheus text format."""
@@ -192,6 +196,18 @@ class Metrics:
             "counter",
             "Bot moves played by the stand-in bot because the seat's bot could not.",
             [f"cardtable_bot_stand_ins_total {bots.stand_ins}"],
+        )
+        metric(
+            "cardtable_turn_timeouts_total",
+            "counter",
+            "Turns a bot finished because the player's turn time limit ran out.",
+            [f"cardtable_turn_timeouts_total {self.turn_timeouts}"],
+        )
+        metric(
+            "cardtable_chat_refused_total",
+            "counter",
+            "Chat lines and reactions refused by their rate limit.",
+            [f"cardtable_chat_refused_total {self.chat_refused}"],
         )
         metric(
             "cardtable_reviews_running",

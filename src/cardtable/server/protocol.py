@@ -17,6 +17,8 @@ MAX_VERSION = 2**53
 MAX_ACTION = 2**31
 Token = Annotated[str, Field(min_length=1, max_length=200)]
 Version = Annotated[int, Field(ge=0, le=MAX_VERSION)]
+#: Longest table chat line, in characters.
+MAX_CHAT = 200
 
 
 class _Message(BaseModel):
@@ -94,8 +96,41 @@ class Ping(_Message):
     type: Literal["ping"]
 
 
+class ChatMessage(_Message):
+    """A line in the table chat from this connection's seat (or a spectator, if allowed)."""
+
+    type: Literal["chat"]
+    text: Annotated[str, Field(min_length=1, max_length=MAX_CHAT)]
+
+
+class ReactionMessage(_Message):
+    """A quick reaction, one of a fixed set (see :data:`cardtable.server.chat.REACTIONS`)."""
+
+    type: Literal["reaction"]
+    reaction: Literal["thumbs_up", "clap", "wow", "phew", "party"]
+
+
+class TableSettings(_Message):
+    """Host only, at any time: change table options (turn time limit, spectator chat)."""
+
+    type: Literal["table"]
+    host_token: Token
+    options: Annotated[dict[str, Any], Field(min_length=1, max_length=8)]
+
+
 ClientMessage = Annotated[
-    Hello | MoveMessage | HintRequest | ReviewRequest | Configure | Start | Rematch | Resync | Ping,
+    Hello
+    | MoveMessage
+    | HintRequest
+    | ReviewRequest
+    | Configure
+    | Start
+    | Rematch
+    | Resync
+    | Ping
+    | ChatMessage
+    | ReactionMessage
+    | TableSettings,
     Field(discriminator="type"),
 ]
 _CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -108,6 +143,8 @@ class CreateRoom(_Message):
     options: dict[str, Any] = Field(default_factory=dict)
     seats: Annotated[list[SeatSpec], Field(min_length=1, max_length=16)] | None = None
     name: Annotated[str, Field(max_length=100)] | None = None
+    #: Table options (see :mod:`cardtable.server.tableopts`), not rules.
+    table: Annotated[dict[str, Any], Field(max_length=8)] | None = None
 
 
 class JoinRoom(_Message):
@@ -136,7 +173,18 @@ def describe(error: ValidationError) -> str:
 
 
 AnyClientMessage = (
-    Hello | MoveMessage | HintRequest | ReviewRequest | Configure | Start | Rematch | Resync | Ping
+    Hello
+    | MoveMessage
+    | HintRequest
+    | ReviewRequest
+    | Configure
+    | Start
+    | Rematch
+    | Resync
+    | Ping
+    | ChatMessage
+    | ReactionMessage
+    | TableSettings
 )
 
 

@@ -30,6 +30,7 @@ from ..core import (
 from ..statuses import SeatKind
 from .advice import Advisor
 from .botturns import BotTurns
+from .chat import TableChat
 from .connections import Connection, dumps
 from .errors import RoomError, refusal_fields
 from .events import MOVE, ROOM, START, EventRecord, render, views_at
@@ -38,7 +39,9 @@ from .lobby import Lobby
 from .logs import room_fields
 from .seats import FINISHED, LOBBY, PLAYING, Seat
 from .storage import FencedError, RoomRecord
+from .tableopts import TableOptions
 from .tokens import token_matches
+from .turnclock import TurnClock
 
 if TYPE_CHECKING:
     from .table import Table
@@ -80,6 +83,10 @@ class Room:
         self.grace = DisconnectGrace(self)
         self.bots = BotTurns(self)
         self.advisor = Advisor(self)
+        #: How the table is run (turn time limit, spectator chat): not rules.
+        self.table_options = TableOptions.from_record(record.table_options)
+        self.clock = TurnClock(self)
+        self.chat = TableChat(self)
 
     # --- restore -----------------------------------------------------------------------
     def restore(self, moves: list[tuple[int, int, int]]) -> None:
@@ -104,6 +111,8 @@ class Room:
             for seat, info in enumerate(self.seats):
                 if info.kind == SeatKind.HUMAN:
                     self.grace.start(seat)
+            # The clock of the player to move starts again from the full limit.
+            self.clock.update()
             self.bots.schedule()
 
     @property
@@ -132,6 +141,7 @@ class Room:
             updated_at=time.time(),
             owner=self.table.node_id,
             epoch=self.epoch,
+            table_options=self.table_options.to_json(),
         )
 
     async def fenced(self, write: Awaitable[None]) -> None:
@@ -169,6 +179,7 @@ class Room:
             "version": self.version,
             "seats": seats,
             "spectators": sum(1 for conn in self.connections if conn.seat is None),
+            "table": self.table_options.to_json(),
         }
 
     def presence(self) -> JSON:
@@ -191,6 +202,7 @@ class Room:
             "room": self.summary(),
             "game_no": self.game_no,
             "view": None if self.state is None else self.state.view(seat),
+            "clock": self.clock.public(),
         }
 
     def catch_up(self, last_version: int | None, seat: int | None) -> list[JSON]:
@@ -242,13 +254,20 @@ class Room:
             )
             for message in self.catch_up(last_version, seat):
                 conn.push(message)
+            conn.push(self.chat.history_message())
             if seat is not None:
                 self.grace.back(seat)
             self.broadcast_raw(self.presence())
+            # A player back from away has their clock again (update tells everyone);
+            # the newcomer learns the running clock.
+            self.clock.update()
+            if self.status == PLAYING:
+                conn.push(self.clock.message())
 
     async def detach(self, conn: Connection) -> None:
         async with self.lock:
             self.connections.discard(conn)
+            self.chat.forget(conn)
             self.touch()
             seat = conn.seat
             if seat is not None and seat not in self.connected_seats() and self.status == PLAYING:
@@ -290,6 +309,7 @@ class Room:
                 seed=self.seed,
                 version=self.version,
                 start_version=self.start_version,
+                table_options=self.table_options.to_json(),
             )
         )
         record = EventRecord(self.version, ROOM, None, self.summary())
@@ -327,6 +347,9 @@ class Room:
                 except ActionCodeError as error:
                     raise RoomError("bad_move", str(error)) from None
             await self.commit_move(seat, action, by="human")
+            # A move of the player's own while a bot finishes their timed-out turn takes
+            # the turn back (the bot's answer, for an older version, is dropped).
+            self.clock.taken_back(seat)
         metrics = self.table.metrics
         metrics.move_seconds.observe(time.perf_counter() - began)
         metrics.moves["human"] += 1
@@ -382,7 +405,25 @@ class Room:
         self.events.append(record)
         self.broadcast(record)
         self.touch()
+        self.clock.update()
         self.bots.schedule()
+
+    # --- table options ---------------------------------------------------------------
+    async def set_table_options(self, host_token: str, changes: dict[str, Any]) -> None:
+        """Host only, at any time: change the table options (a versioned room event).
+        A new turn limit applies from the next move; the running clock starts again."""
+        self.lobby.check_host(host_token)
+        async with self.lock:
+            options = self.table_options.changed(changes)
+            old = self.table_options
+            self.table_options = options
+            try:
+                await self.commit_room_event()
+            except Exception:
+                self.table_options = old
+                self.version -= 1
+                raise
+            self.clock.update()
 
     # --- end -----------------------------------------------------------------------------
     def end_connections(self, code: int, message: JSON) -> None:
@@ -395,9 +436,9 @@ class Room:
         """Stop timers and the bot loop (server stop, expiry, or the room moved away)."""
         self.closed = True
         tasks = self.grace.take_timers()
-        bot_task = self.bots.take_task()
-        if bot_task is not None:
-            tasks.append(bot_task)
+        for task in (self.bots.take_task(), self.clock.take_task()):
+            if task is not None:
+                tasks.append(task)
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task

@@ -63,6 +63,8 @@ rooms = sa.Table(
     sa.Column("epoch", sa.BigInteger, nullable=False, server_default="0"),
     sa.Column("lease_until", sa.Float, nullable=True),
     sa.Column("wanted_by", sa.String(64), nullable=True),
+    # How the table is run (migration 0003): turn time limit, spectator chat.
+    sa.Column("table_options", sa.JSON, nullable=True),
     sa.Index("ix_rooms_status", "status"),
 )
 
@@ -118,6 +120,8 @@ class RoomRecord:
     epoch: int = 0
     lease_until: float | None = None
     wanted_by: str | None = None
+    #: Table options (see :mod:`cardtable.server.tableopts`); None in rooms saved before.
+    table_options: JSON | None = None
 
     def row(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)

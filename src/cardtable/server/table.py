@@ -10,6 +10,7 @@ import secrets
 import socket
 import time
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from ..core import OptionError
@@ -25,6 +26,7 @@ from .protocol import SeatSpec, error_message
 from .rooms import Room
 from .seats import LOBBY, Seat, seats_from_specs
 from .storage import FencedError, RoomRecord, Storage
+from .tableopts import TableOptions
 from .tokens import hash_token, new_room_code, new_token
 
 log = logging.getLogger("cardtable.server")
@@ -70,6 +72,8 @@ class Table:
         self.is_open = False
         #: Post-game reviews being worked out in the bot threads (see ``Room.review``).
         self.reviews_running = 0
+        #: Monotonic seconds of the turn clocks and chat limits (tests replace it).
+        self.clock: Callable[[], float] = time.monotonic
 
     async def open(self) -> None:
         """Migrate the database and restore every unfinished room by replaying its log.
@@ -333,6 +337,7 @@ class Table:
         specs: list[SeatSpec] | None,
         name: str | None,
         client: str,
+        table_options: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """A new room in the lobby; its host token, and a seat token if ``name`` is given.
 
@@ -352,7 +357,9 @@ class Table:
                         "too_many_rooms",
                         f"at most {self.config.rooms_per_client} live rooms per client",
                     )
-                return await self._create_room(game_name, options, specs, name, client)
+                return await self._create_room(
+                    game_name, options, specs, name, client, table_options or {}
+                )
         finally:
             self._waiting[client] -= 1
             if not self._waiting[client]:
@@ -365,6 +372,7 @@ class Table:
         specs: list[SeatSpec] | None,
         name: str | None,
         client: str,
+        table_changes: dict[str, Any],
     ) -> dict[str, Any]:
         try:
             game = get_game(game_name)
@@ -375,6 +383,7 @@ class Table:
             raise option_refused(error) from None
         except TypeError as error:
             raise RoomError("bad_options", str(error)) from None
+        table_options = TableOptions().changed(table_changes)
         players = int(getattr(rules, "players", 2))
         if specs is None:
             specs = [SeatSpec(kind="human")] * players
@@ -415,6 +424,7 @@ class Table:
             owner=self.node_id,
             epoch=1,
             lease_until=now + self.config.lease_seconds,
+            table_options=table_options.to_json(),
         )
         await self.storage.insert_room(record)
         room = Room(self, record, game, rules)

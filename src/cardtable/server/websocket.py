@@ -27,16 +27,19 @@ from .errors import RoomError
 from .http_api import error_response
 from .limits import RateLimiter, origin_allowed
 from .protocol import (
+    ChatMessage,
     Configure,
     Hello,
     HintRequest,
     MoveMessage,
     Ping,
     ProtocolError,
+    ReactionMessage,
     Rematch,
     Resync,
     ReviewRequest,
     Start,
+    TableSettings,
     error_message,
     parse_client_message,
 )
@@ -208,4 +211,10 @@ class TableSocket:
             await room.lobby.start(parsed.host_token)
         elif isinstance(parsed, Rematch):
             await room.lobby.rematch(parsed.host_token)
+        elif isinstance(parsed, ChatMessage):
+            room.chat.say(conn, parsed.text)
+        elif isinstance(parsed, ReactionMessage):
+            room.chat.react(conn, parsed.reaction)
+        elif isinstance(parsed, TableSettings):
+            await room.set_table_options(parsed.host_token, dict(parsed.options))
         return None

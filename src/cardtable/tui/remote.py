@@ -575,6 +575,13 @@ class RemoteGame(GameSource):
         elif kind in ("hint", "review"):
             if self._waiting_for == kind:
                 self._answered(message)
+        elif kind in ("chat", "reaction") or (
+            kind == "notice" and message.get("code") == "turn_timeout"
+        ):
+            self._talk(message)
+        elif kind == "chat_history":
+            for line in message.get("messages") or []:
+                self._talk(line)
         elif kind == "error":
             if message.get("code") in ("bad_token", "no_room"):
                 self._fatal = message.get("reason") or message["code"]
@@ -587,6 +594,11 @@ class RemoteGame(GameSource):
         self._has_view.set()
         if self._notify is not None:
             self._notify(Update(view, outcome, new_game=new_game))
+
+    def _talk(self, message: JSON) -> None:
+        """Table talk (chat, reactions, a timed-out turn) for the app's log."""
+        if self._notify is not None:
+            self._notify(Update(self._view or {}, talk=message))
 
     def _configured(self) -> bool:
         """Whether the room's rules now hold the options of the ``configure`` waited for

@@ -84,6 +84,8 @@ class Update:
     with the finished game's view), when a new game of the room was dealt (``new_game``,
     with the new game's first view), and when its lobby changed (``room``: a player
     joined, the options changed; the view is the last game's, ``{}`` before the first).
+    ``talk`` is table talk for the log, nothing else changed: a chat line, a quick
+    reaction or a ``turn_timeout`` notice, as the server sent it.
     """
 
     view: JSON
@@ -91,6 +93,7 @@ class Update:
     new_game: bool = False
     lobby: bool = False
     room: bool = False
+    talk: JSON | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -129,6 +129,14 @@ class TableApp(App[None]):
     # --- updates --------------------------------------------------------------
     def on_update(self, update: Update) -> None:
         """Called by the source after every move (and once at the start)."""
+        if update.talk is not None:
+            line = self.words.talk(update.talk)
+            if line is not None:
+                self.log_lines.append(line)
+                # Written as plain text (the log has no markup): a chat line's brackets
+                # are shown, never read as Rich markup.
+                self.query_one("#log", RichLog).write(line)
+            return
         if update.lobby or update.room:
             if update.lobby:
                 self.say(self.words("rematch.lobby"))

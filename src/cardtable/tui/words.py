@@ -109,6 +109,26 @@ class Words:
                 return self(f"move.skyjo.{kind}", position=self.position(move["pos"]))
         return str(move)
 
+    # --- table talk -------------------------------------------------------------
+    def talk(self, message: JSON) -> str | None:
+        """A chat line, a quick reaction or a ``turn_timeout`` notice of an online room
+        in words (None for anything else)."""
+        seat = message.get("seat")
+        if isinstance(seat, int):
+            name = self.who(seat)
+        else:
+            name = self("talk.spectator", n=message.get("spectator") or 0)
+        kind = message.get("type")
+        if kind == "chat":
+            return self("talk.chat", name=name, text=str(message.get("text", "")))
+        if kind == "reaction":
+            reaction = str(message.get("reaction", ""))
+            key = f"talk.reaction.{reaction}"
+            return self("talk.reaction", name=name, reaction=self(key) if self.has(key) else "?")
+        if kind == "notice" and message.get("code") == "turn_timeout":
+            return self("talk.turn_timeout", name=name)
+        return None
+
     # --- the move advisor's reasons ------------------------------------------
     def reason(self, parts: Sequence[JSON]) -> str:
         """A reason of the move advisor (its ``reason_parts`` JSON form) in words: seats

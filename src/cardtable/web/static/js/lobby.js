@@ -5,6 +5,7 @@ import { announce, h, listen, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { optionFields, optionLabel } from "./options.js";
 import { errorText } from "./roomtext.js";
+import { chatPanel, tableOptions } from "./tablelife.js";
 
 // The refusals that answer a change of the rules or seats the host sent.
 export const CONFIGURE_ERRORS = ["bad_options", "bad_seats", "seat_taken", "not_in_lobby", "not_host"];
@@ -39,7 +40,7 @@ export function lobbyPage(r) {
   });
   box.append(h("h2", {}, t("web.lobby.seats")), list);
   box.append(h("h2", { id: "lobby-options-title" }, t("web.lobby.options")),
-    r.isHost() ? optionForm(r, room) : optionList(room));
+    r.isHost() ? optionForm(r, room) : optionList(room), tableOptions(r));
   if (ctx.seat === null && free.length) {
     const input = h("input", {
       id: "join-name", required: true, maxlength: window.cardtable.limits.name, value: ctx.joinName ?? playerName(), autocomplete: "nickname",
@@ -63,6 +64,7 @@ export function lobbyPage(r) {
   if (room.game_no > 1) {
     box.append(h("p", {}, h("a", { href: `#/replay/${room.code}/${room.game_no - 1}` }, t("web.replay.previous"))));
   }
+  box.append(chatPanel(r));
   return box;
 }
 

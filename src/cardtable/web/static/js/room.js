@@ -12,6 +12,7 @@ import { lobbyError, lobbyEvent, lobbyPage } from "./lobby.js";
 import { errorText, seatName } from "./roomtext.js";
 import { GAMES, myTurnNow, rememberBoard, settleBoard, tablePage } from "./table.js";
 import { showTurn } from "./turnalert.js";
+import { attachTableLife, markMoveLines, tableLifeMessage } from "./tablelife.js";
 import { describe, lineText } from "./words.js";
 
 export { errorText, KNOWN_ERRORS, seatName } from "./roomtext.js";
@@ -64,6 +65,7 @@ export function openRoom(code, outer, watch = false) {
     send: (message) => Boolean(r.conn && r.conn.send(message)),
   };
   r.picker = makePicker(r);
+  attachTableLife(r);
 
   api("/api/web/games").then((res) => {
     if (res.ok) r.movesTable = Object.fromEntries(res.data.games.map((g) => [g.game, g.moves]));
@@ -102,6 +104,7 @@ export function openRoom(code, outer, watch = false) {
   }
 
   function onMessage(m) {
+    if (tableLifeMessage(r, m)) { draw(); return; }
     switch (m.type) {
       case "welcome":
         ctx.seat = m.seat;
@@ -182,7 +185,7 @@ export function openRoom(code, outer, watch = false) {
     ctx.gameNo = m.game_no;
     ctx.pending = false;
     const gameName = ctx.room.game;
-    const lines = describe(gameName, m.outcome);
+    const lines = markMoveLines(r, describe(gameName, m.outcome), m.outcome.seat);
     ctx.log.push(...lines);
     if (ctx.log.length > LOG_LIMIT) ctx.log.splice(0, ctx.log.length - LOG_LIMIT);
     if (lines.length && m.outcome.seat !== ctx.seat) announce(lines.map((l) => lineText(l, r.name, ctx.seat)).join(". "));
@@ -238,7 +241,7 @@ export function openRoom(code, outer, watch = false) {
   attachInput(r, root);
   connect();
   return {
-    close() { showTurn(false); if (r.conn) r.conn.close(); },
+    close() { showTurn(false); r.timer.stop(); r.chat.close(); if (r.conn) r.conn.close(); },
     redraw: draw,
   };
 }

@@ -14,6 +14,7 @@ import { setSound, soundOn } from "./sound.js";
 import * as skipbo from "./skipbo.js";
 import * as skyjo from "./skyjo.js";
 import { lineText } from "./words.js";
+import { chatPanel, hostTablePanel, timerBadge } from "./tablelife.js";
 
 export const GAMES = { skipbo, skyjo };
 
@@ -76,6 +77,7 @@ export function tablePage(r) {
   const turnbar = h("div", { class: `turnbar${turn === me && !over ? " mine" : ""}`, role: "status", "aria-live": "polite", id: "turnbar" },
     h("span", { class: "round" }, t("web.table.round", { round: view.round })),
     h("span", { class: "banner" }, banner, hint ? hintReason(hint, name) : null),
+    timerBadge(r),
     myTurn ? h("button", {
       type: "button", id: "hint", class: "hintbutton", disabled: ctx.hinting, title: t("web.table.hint_title"),
       onclick: () => askHint(r),
@@ -104,7 +106,9 @@ export function tablePage(r) {
       h("summary", {}, t("web.table.log")),
       h("ol", { class: "loglist", "aria-label": t("web.table.log") },
         // Worded as drawn: a change of language words every line again.
-        ctx.log.slice(-60).reverse().map((l) => h("li", { class: l.seat === me ? "mine" : "" }, lineText(l, name, me))))),
+        ctx.log.slice(-60).reverse().map((l) => h("li", { class: `${l.seat === me ? "mine" : ""}${l.timeout ? " timeout" : ""}` }, lineText(l, name, me))))),
+    chatPanel(r),
+    hostTablePanel(r),
     h("p", { class: "sidebuttons" },
       h("a", { href: `#/rules/${gameName}`, target: "_blank", class: "button" }, t("web.nav.rules")),
       " ",
