@@ -78,7 +78,7 @@ def test_skyjo_covering_a_minus_two_with_a_twelve_costs_points() -> None:
     verdict = review_position(state, 0, cover, iterations=4, seed=2, confirm=64)
     assert verdict is not None
     assert verdict.played == "exchange with the card at row 1, column 1"
-    assert verdict.played_reason == "replaces a -2 with the 12 (+14 points)"
+    assert verdict.played_reason == "replaces a -2 with the 12: +14 on the grid"
     assert verdict.cost > 2.0, verdict  # the 12 is often replaced later in the round
     assert verdict.played_value - verdict.best_value == pytest.approx(verdict.cost)
     assert verdict.samples == 64
