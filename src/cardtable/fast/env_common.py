@@ -14,8 +14,9 @@ A step of every env is one kernel call; it takes
   observation and mask (``SAME_STEP``) and result (``ENDS``: the scores, then the
   winners as a seat bit mask);
 
-and returns a status of ``DONE`` / ``ILLEGAL`` bits, so that the Python side builds
-the infos of ended episodes and illegal actions only when there are some.
+and returns a status of ``DONE`` (some episode terminated or was truncated),
+``ILLEGAL`` and ``TERMINATED`` bits, so that the Python side builds the infos of ended
+episodes and illegal actions only when there are some.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ NK = 5
 MODE_NEXT_STEP, MODE_SAME_STEP, MODE_DISABLED = 0, 1, 2
 O_REWARD, O_TERMINATED, O_TRUNCATED, O_ILLEGAL, O_OBS, O_MASK = range(6)
 O_FINAL_OBS, O_FINAL_MASK, O_ENDS = 6, 7, 8
-DONE, ILLEGAL = 1, 2
+DONE, ILLEGAL, TERMINATED = 1, 2, 4
 
 
 @inline_kernel

@@ -239,6 +239,7 @@ def step_envs(st, cfg, ev, conf, penalty, actions, out, scratch):
             if c.finish(ev, conf, out, b, reward, illegal, over):
                 status |= c.DONE
                 if over:
+                    status |= c.TERMINATED
                     _ends(st, cfg, b, out[c.O_ENDS])
                 if mode == c.MODE_NEXT_STEP:
                     state[b] = c.RESET_DUE

@@ -45,6 +45,21 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
 
+def compiled_entry(kernel: Any, args: tuple[Any, ...]) -> Any:
+    """The machine code of ``kernel`` for the types of ``args``, called directly.
+
+    Calling a numba kernel costs about a microsecond before its code runs: the
+    dispatcher works out the type of every argument (here some twenty arrays) to find
+    the compiled version. A vector env calls its step kernel with the same arrays every
+    time (only the actions are new, and ``step`` makes them an aligned C-ordered int64
+    array like the one given here), so it looks that version up once.
+    ``Dispatcher.compile`` compiles it, or loads it from numba's cache, and returns its
+    entry point, which takes the arguments without checking their types.
+    """
+    signature = tuple(kernel.typeof_pyval(arg) for arg in args)
+    return kernel.compile(signature)
+
+
 _MODES = {
     NEXT_STEP: common.MODE_NEXT_STEP,
     SAME_STEP: common.MODE_SAME_STEP,
@@ -91,6 +106,7 @@ class FastVectorEnv(VectorEnv, abc.ABC):
         self.reward_kind = kernels.WIN if reward == "win" else kernels.SCORE
         self.reward_at = kernels.AT_GAME if reward_at == "game" else kernels.AT_ROUND
         self.illegal = illegal
+        self._raise_illegal = illegal == "raise"
         self.illegal_penalty = float(illegal_penalty)
         self.max_steps = check_max_steps(max_steps)
         self.autoreset_mode = AutoresetMode(autoreset_mode)
@@ -144,6 +160,10 @@ class FastVectorEnv(VectorEnv, abc.ABC):
             self._masks, self._final_obs, self._final_masks, self._ends,
         )  # fmt: skip
         self._step_args = (self.batch.st, self.batch.cfg, self._ev, conf, self.illegal_penalty)
+        self._step_kernel = compiled_entry(
+            kernels.step_envs,
+            (*self._step_args, np.zeros(num_envs, dtype=np.int64), self._out, *self._extra),
+        )
         self._any_ended = False  # DISABLED: some env waits for its reset
         self._reset_once = False
         self._all = np.arange(num_envs, dtype=np.int64)
@@ -188,19 +208,26 @@ class FastVectorEnv(VectorEnv, abc.ABC):
         codes = np.asarray(actions, dtype=np.int64).reshape(-1)
         if codes.shape[0] != self.num_envs:
             raise ValueError(f"step needs {self.num_envs} actions, got {codes.shape[0]}")
+        if not codes.flags.carray:  # the compiled entry takes aligned C-ordered arrays
+            codes = codes.copy()
         if self._any_ended:
             index = int(np.flatnonzero(self._state == common.ENDED)[0])
             raise RuntimeError(
                 f"env {index} finished its episode: reset it (reset_mask) before stepping it"
             )
-        if self.illegal == "raise":
+        if self._raise_illegal:
             self._refuse_illegal(codes)
-        status = self.kernels.step_envs(*self._step_args, codes, self._out, *self._extra)
+        status = self._step_kernel(*self._step_args, codes, self._out, *self._extra)
         infos = {"action_mask": self._masks.copy(), "_action_mask": self._ones.copy()}
-        obs = self._obs.copy()
         if status:
-            self._end_infos(status, obs, infos)
-        return obs, self._rewards.copy(), self._terminated.copy(), self._truncated.copy(), infos
+            self._end_infos(status, infos)
+        return (
+            self._obs.copy(),
+            self._rewards.copy(),
+            self._terminated.copy(),
+            self._truncated.copy(),
+            infos,
+        )
 
     def _refuse_illegal(self, codes: NDArray[np.int64]) -> None:
         """``illegal="raise"``: raise for the first env with an illegal action (envs
@@ -213,56 +240,60 @@ class FastVectorEnv(VectorEnv, abc.ABC):
                 f"env {game}: action {int(codes[game])} is not legal{self._where(game)}"
             )
 
-    def _end_infos(self, status: int, obs: NDArray[np.float32], infos: dict[str, Any]) -> None:
+    def _end_infos(self, status: int, infos: dict[str, Any]) -> None:
         """Add the infos of this step's illegal actions and ended episodes to ``infos``,
         batched as ``CardtableVectorEnv`` (so ``SyncVectorEnv``) batches them."""
-        illegal, terminated = self._illegal, self._terminated
-        if not status & common.DONE:
-            infos.update(self._entries(illegal, None))
-            return
-        if self.autoreset_mode is not SAME_STEP:
-            self._any_ended = self.autoreset_mode is DISABLED
-            infos.update(self._entries(illegal, terminated))
+        illegal = self._illegal if status & common.ILLEGAL else None
+        terminated = self._terminated if status & common.TERMINATED else None
+        if not status & common.DONE or self.autoreset_mode is not SAME_STEP:
+            if status & common.DONE:
+                self._any_ended = self.autoreset_mode is DISABLED
+            self._add_entries(infos, illegal, terminated)
             return
         # SAME_STEP: the ended envs' entries go into final_info, with their last
-        # observation and mask; the next game's are already in ``obs``.
-        done = terminated | self._truncated
-        infos.update(self._entries(illegal & ~done, None))
-        final_obs = np.full(self.num_envs, fill_value=None, dtype=object)
+        # observation and mask; the next game's are already in the observations.
+        done = self._terminated | self._truncated
+        final_obs = np.empty(self.num_envs, dtype=object)
         for index in np.flatnonzero(done).tolist():
             final_obs[index] = self._final_obs[index].copy()
-        infos["final_obs"] = final_obs
-        infos["_final_obs"] = done
-        infos["final_info"] = {
+        final_info = {
             "action_mask": np.where(done[:, None], self._final_masks, 0).astype(np.int8),
             "_action_mask": done.copy(),
-            **self._entries(illegal & done, terminated),
         }
+        if illegal is None:
+            self._add_entries(final_info, None, terminated)
+        else:
+            self._add_entries(infos, illegal & ~done, None)
+            self._add_entries(final_info, illegal & done, terminated)
+        infos["final_obs"] = final_obs
+        infos["_final_obs"] = done
+        infos["final_info"] = final_info
         infos["_final_info"] = done.copy()
 
-    def _entries(
-        self, illegal: NDArray[np.bool_], terminated: NDArray[np.bool_] | None
-    ) -> dict[str, Any]:
-        """The ``illegal_action`` entries of the envs of ``illegal`` and the ``winners``
-        and ``scores`` of those of ``terminated``, each with its ``_`` mask."""
-        entries: dict[str, Any] = {}
-        if illegal.any():
-            entries["illegal_action"] = illegal.copy()
-            entries["_illegal_action"] = illegal.copy()
-        if terminated is not None and terminated.any():
-            n = self.num_envs
+    def _add_entries(
+        self,
+        infos: dict[str, Any],
+        illegal: NDArray[np.bool_] | None,
+        terminated: NDArray[np.bool_] | None,
+    ) -> None:
+        """Add the ``illegal_action`` entries of the envs of ``illegal`` and the
+        ``winners`` and ``scores`` of those of ``terminated``, each with its ``_`` mask."""
+        if illegal is not None and illegal.any():
+            infos["illegal_action"] = illegal.copy()
+            infos["_illegal_action"] = illegal.copy()
+        if terminated is not None:
             players = self.num_players
-            winners = np.full(n, fill_value=None, dtype=object)
-            scores = np.full(n, fill_value=None, dtype=object)
+            winners = np.empty(self.num_envs, dtype=object)  # all None
+            scores = np.empty(self.num_envs, dtype=object)
+            ends = self._ends
             for index in np.flatnonzero(terminated).tolist():
-                row = self._ends[index].tolist()
+                row = ends[index].tolist()  # the scores, then the winners' seat mask
                 scores[index] = row[:players]
                 winners[index] = [seat for seat in range(players) if row[players] >> seat & 1]
-            entries["winners"] = winners
-            entries["_winners"] = terminated.copy()
-            entries["scores"] = scores
-            entries["_scores"] = terminated.copy()
-        return entries
+            infos["winners"] = winners
+            infos["_winners"] = terminated.copy()
+            infos["scores"] = scores
+            infos["_scores"] = terminated.copy()
 
     # --- the game's parts -------------------------------------------------------------
     @staticmethod
