@@ -113,7 +113,7 @@ def integers_2_63(rows, i):
 
 def row_of(generator: np.random.Generator, out: NDArray[np.uint64]) -> None:
     """Write ``generator``'s state (a ``PCG64`` one) into the row ``out``."""
-    state: dict[str, Any] = generator.bit_generator.state
+    state: Any = generator.bit_generator.state
     if state["bit_generator"] != "PCG64":
         raise TypeError(f"expected a PCG64 generator, got {state['bit_generator']}")
     inner = state["state"]

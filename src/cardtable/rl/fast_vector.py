@@ -4,15 +4,22 @@
 ``SkipBoFastVectorEnv``), or ``make_vector_env("skyjo", N, engine="fast", ...)``, is the
 vector env of :class:`cardtable.rl.vector.CardtableVectorEnv` with every game held in one
 batch (:class:`cardtable.fast.skyjo_batch.SkyjoBatch`,
-:class:`cardtable.fast.skipbo_batch.SkipBoBatch`): the learners' moves, the compiled bots'
-replies, the rewards, observations and masks of all N games are computed by compiled
-kernels in one call per step. It returns what ``CardtableVectorEnv`` returns for the same
-seeds and actions, array by array (tested in every autoreset mode, with illegal actions
-and truncations): the same observation layout (a policy trained on one runs on the
-other), the same masks, rewards, flags and infos, because the games are dealt from
-the same seeds, the compiled bots choose and draw exactly as the Python ones, and each
-env's seeds come from
-the same per-env ``np_random`` stream as the single-agent env's.
+:class:`cardtable.fast.skipbo_batch.SkipBoBatch`). A ``step`` is one call of a compiled
+kernel (``step_envs`` of :mod:`cardtable.fast.skyjo_env` or
+:mod:`cardtable.fast.skipbo_env`): the learners' moves, the compiled bots' replies, the
+rewards and flags, the autoresets (new deals included) and the observations and masks
+of all N games; Python then copies the results out (each call returns new arrays, as
+the reference does, so a caller may keep and change them) and builds the infos of
+illegal actions and ended episodes only in the steps that have some.
+
+It returns what ``CardtableVectorEnv`` returns for the same seeds and actions, array by
+array (tested in every autoreset mode, with illegal actions and truncations): the same
+observation layout (a policy trained on one runs on the other), the same masks,
+rewards, flags and infos, because the games are dealt from the same seeds, the
+compiled bots choose and draw exactly as the Python ones, and each env's seats and
+seeds are drawn from its own ``np_random`` stream as the single-agent env draws them:
+the stream is NumPy's PCG64, held as a row of :mod:`cardtable.fast.pcg64` so that the
+kernel draws the same numbers.
 
 Options are those of the single-agent env (``rules``, ``seat``, ``reward``,
 ``reward_at``, ``illegal``, ``illegal_penalty``, ``max_steps``) and ``autoreset_mode``,
