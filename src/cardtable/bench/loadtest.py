@@ -47,7 +47,7 @@ import time
 import urllib.error
 import urllib.request
 from collections import Counter
-from collections.abc import Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -304,9 +304,10 @@ class SeatClient:
         self.compression = True
         #: Between a reconnection and the end of its catch-up (``chat_history``).
         self.reconnecting = False
-        self.caught_up = asyncio.Event()
         #: The room's version the last ``welcome`` gave.
         self.welcome_version = 0
+        #: When the last connection was found closed (perf_counter).
+        self.dropped_at = 0.0
 
     async def connect(self, ws_url: str, compression: bool) -> None:
         self.ws_url, self.compression = ws_url, compression
@@ -362,7 +363,7 @@ class SeatClient:
         """Connect again with jittered exponential back-off, as the web page does, and
         say ``hello`` with the last version: the server sends what was missed."""
         self.reconnecting = True
-        self.caught_up.clear()
+        self.dropped_at = time.perf_counter()
         deadline = time.monotonic() + RECONNECT_WINDOW
         attempt = 0
         while True:
@@ -439,6 +440,10 @@ class RoomDriver:
     def _same_version(self) -> bool:
         return len({c.version for c in self.clients}) == 1
 
+    def _settled(self) -> bool:
+        """Every seat connected, caught up and at the same version: the next move's turn."""
+        return self._same_version() and not self.reconnecting()
+
     async def wait(self, ready: Any, what: str, timeout: float = MOVE_TIMEOUT) -> None:
         deadline = time.monotonic() + timeout
         while not ready():
@@ -483,7 +488,6 @@ class RoomDriver:
             # Sent after the welcome and the catch-up: this seat has seen every
             # committed move again, so a move of its own still pending was not played.
             client.reconnecting = False
-            client.caught_up.set()
             self._drop_uncommitted(client)
         elif kind == "error":
             code = message.get("code")
@@ -501,7 +505,11 @@ class RoomDriver:
 
     def _drop_uncommitted(self, client: SeatClient) -> None:
         for pending in list(self.pending.values()):
-            if pending.seat == client.seat and pending.version > client.welcome_version:
+            if (
+                pending.seat == client.seat
+                and pending.sent < client.dropped_at
+                and pending.version > client.welcome_version
+            ):
                 self.stats.moves_dropped_in_handover += 1
                 pending.done.set()
                 del self.pending[pending.version]
@@ -552,7 +560,7 @@ class RoomDriver:
 
     async def step(self) -> None:
         """One move of the seat to move, or a rematch after the end; waits for its echo."""
-        await self.wait(self._same_version, "common version")
+        await self.wait(self._settled, "common version")
         movers = [c for c in self.clients if c.my_turn()]
         if not movers:
             view = self.clients[0].view
@@ -683,8 +691,11 @@ async def _sample_memory(pid: int, stats: Stats, stop: asyncio.Event) -> None:
             await asyncio.wait_for(stop.wait(), 1.0)
 
 
-async def run_loadtest(options: LoadOptions) -> dict[str, Any]:
-    """Drive ``options.rooms`` rooms against the server at ``options.url``; the report."""
+async def run_loadtest(
+    options: LoadOptions, on_play: Callable[[], None] | None = None
+) -> dict[str, Any]:
+    """Drive ``options.rooms`` rooms against the server at ``options.url``; the report.
+    ``on_play`` is called once every room is set up, as the timed play begins."""
     stats = Stats()
     load_before = os.getloadavg()
     rss_idle = None if options.server_pid is None else rss_bytes(options.server_pid)
@@ -737,6 +748,8 @@ async def run_loadtest(options: LoadOptions) -> dict[str, Any]:
     server_sched_before = None if pid is None else sched_seconds(pid)
     own_sched_before = sched_seconds(os.getpid())
     bot_moves_before = await asyncio.to_thread(_bot_moves, options.url)
+    if on_play is not None:
+        on_play()
     started = time.perf_counter()
     await asyncio.gather(*(room.run(started + options.duration) for room in ready))
     played = time.perf_counter() - started
@@ -967,7 +980,7 @@ def _raise_file_limit(connections: int) -> None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (new, hard))
 
 
-def _run(main: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:
+def run_on_uvloop(main: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:
     """Run on uvloop when it is installed (uvicorn's standard extra brings it), as the
     server does, so the players' own overhead stays small."""
     try:
@@ -999,7 +1012,7 @@ def run_loadtest_command(args: argparse.Namespace) -> dict[str, Any]:
         if args.spawn:
             url, pid = stack.enter_context(spawned_server(args.rooms + args.bot_rooms))
             options = dataclasses.replace(options, url=url, server_pid=pid)
-        report = _run(run_loadtest(options))
+        report = run_on_uvloop(run_loadtest(options))
     print(format_report(report), flush=True)
     if args.json is not None:
         args.json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
