@@ -1,7 +1,7 @@
 // The single-page app: hash routes for home, room (lobby and table), replay and rules.
 import { api, playerName, rememberName, rememberSeat } from "./api.js";
 import { h, listen, patch, retranslateToast, toast, unpressed } from "./dom.js";
-import { has, language, loadLanguage, missingKeys, preferredLanguage, t } from "./i18n.js";
+import { formatNames, has, language, loadLanguage, missingKeys, preferredLanguage, t } from "./i18n.js";
 import { icon } from "./icons.js";
 import { optionFields } from "./options.js";
 import { errorText, openRoom, seatName } from "./room.js";
@@ -195,7 +195,7 @@ async function renderReplay(code, number) {
     h("button", { type: "button", "aria-label": t("web.replay.last"), onclick: () => show(total) }, icon("last")),
     range, counter);
   const result = log.result
-    ? h("p", {}, log.result.winners.length ? t("web.summary.winners", { names: log.result.winners.map(name).join(", ") }) : t("web.summary.no_winner"))
+    ? h("p", {}, log.result.winners.length ? t("web.summary.winners", { names: formatNames(log.result.winners.map(name)), count: log.result.winners.length }) : t("web.summary.no_winner"))
     : h("p", { class: "muted" }, t("web.replay.unfinished"));
   const section = h("section", { class: `replay ${log.game}` },
     h("h1", {}, t("web.replay.heading", { game: log.game === "skyjo" ? "Skyjo" : "Skip-Bo", code, n: number })),

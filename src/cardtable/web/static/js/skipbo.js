@@ -2,7 +2,7 @@
 import { backFace, emptyFace, skipboFace, skipboName } from "./cards.js";
 import { h } from "./dom.js";
 import { icon } from "./icons.js";
-import { t, whose } from "./i18n.js";
+import { formatNames, t, whose } from "./i18n.js";
 
 export const game = "skipbo";
 
@@ -226,7 +226,7 @@ export function renderRoundSummary(summary, ctx, view) {
     h("td", {}, String(summary.scores[seat])),
     h("td", {}, h("span", { class: "bar", style: `--p:${Math.min(100, Math.round((100 * summary.scores[seat]) / target))}%` }))));
   return h("div", {},
-    h("p", {}, summary.blocked ? t("web.skipbo.round_blocked") : t("web.skipbo.round_won", { names: summary.winners.map(ctx.name).join(", ") })),
+    h("p", {}, summary.blocked ? t("web.skipbo.round_blocked") : t("web.skipbo.round_won", { names: formatNames(summary.winners.map(ctx.name)) })),
     h("table", { class: "scores" },
       h("thead", {}, h("tr", {}, h("th", {}, t("web.score.player")), h("th", {}, t("web.score.round")), h("th", {}, t("web.score.total")),
         h("th", {}, t("web.skipbo.to_target", { target })))),

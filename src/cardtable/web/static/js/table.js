@@ -72,7 +72,7 @@ export function tablePage(r) {
   const hint = myTurn && ctx.hint && ctx.hint.version === r.conn.version && ctx.hint.moves.length ? ctx.hint.moves[0] : null;
   if (hint) {
     const value = ctx.hint.measure === "win_chance" ? Math.round(100 * hint.value) : hint.value; // t() writes it the language's way
-    banner = t(ctx.hint.measure === "win_chance" ? "web.table.hint_skipbo" : "web.table.hint_skyjo", { value });
+    banner = ctx.hint.measure === "win_chance" ? t("web.table.hint_skipbo", { value }) : t("web.table.hint_skyjo", { count: value });
   }
   const turnbar = h("div", { class: `turnbar${turn === me && !over ? " mine" : ""}`, role: "status", "aria-live": "polite", id: "turnbar" },
     h("span", { class: "round" }, t("web.table.round", { round: view.round })),
