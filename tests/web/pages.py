@@ -36,6 +36,41 @@ def new_page(
     return page
 
 
+# The two screens whole games are played on (issue 19): a 375x812 phone with touch, and
+# a 1280x800 laptop with a mouse.
+DEVICES = ["phone", "desktop"]
+SCREENS = {"phone": (375, 812), "desktop": (1280, 800)}
+
+
+def device_page(browser: Any, base: str, device: str, lang: str = "en") -> Any:
+    """A page on ``device`` ("phone": touch and a mobile viewport; "desktop": a mouse),
+    under no CSP (see new_page); ``page.device`` names it."""
+    width, height = SCREENS[device]
+    phone = device == "phone"
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        has_touch=phone,
+        is_mobile=phone,
+        locale=lang,
+        bypass_csp=True,
+    )
+    context.add_init_script(f"localStorage.setItem('cardtable.lang', '{lang}')")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    page.device = device
+    page.goto(base + "/")
+    page.wait_for_selector("body[data-ready='1']", timeout=TIMEOUT)
+    page.wait_for_selector("#create", timeout=TIMEOUT)
+    return page
+
+
+def shots_dir() -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    return SHOTS
+
+
 def create_table(page: Any, game: str, name: str, options: dict[str, Any], seats: list[str]) -> str:
     """Fill the home form; ``seats`` lists seats 2.. as 'human' or a bot name."""
     page.check(f"input[name=game][value={game}]")

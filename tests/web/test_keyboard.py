@@ -1,11 +1,14 @@
-"""Whole games with the keyboard only: after each move the focus lands on a card that
+"""Whole 2-player games of both games with the keyboard only, on a 375x812 touch phone
+(a keyboard attached) and at 1280x800: after each move the focus lands on a card that
 can be played, so each move takes a key press or two, not thirty."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .pages import TIMEOUT, create_table, new_page, over, start, version
+import pytest
+
+from .pages import DEVICES, TIMEOUT, create_table, device_page, over, start, version
 
 FOCUSED_LEGAL = """() => {
   const el = document.activeElement;
@@ -40,8 +43,9 @@ def play_by_keyboard(page: Any, limit: int = 400) -> tuple[int, int]:
     return presses, moves
 
 
-def test_a_whole_skyjo_game_by_keyboard(server, browser, shots):
-    page = new_page(browser, server)
+@pytest.mark.parametrize("device", DEVICES)
+def test_a_whole_skyjo_game_by_keyboard(server, browser, shots, device):
+    page = device_page(browser, server, device)
     create_table(page, "skyjo", "Alice", {"players": 2, "end_score": 20}, ["greedy"])
     start(page)
     page.wait_for_selector(".tgt-legal", timeout=TIMEOUT)
@@ -55,13 +59,16 @@ def test_a_whole_skyjo_game_by_keyboard(server, browser, shots):
     assert moves >= 6
     # Setting up, drawing and placing: the focus is already where the move is made.
     assert presses <= 1.5 * moves + 10, (presses, moves)
-    page.screenshot(path=shots / "keyboard-skyjo-summary.png")
+    page.screenshot(path=shots / f"keyboard-skyjo-summary-{device}.png")
     assert not page.errors
     page.context.close()
 
 
-def test_a_whole_skipbo_game_by_keyboard_with_the_arrows_and_the_help(server, browser, shots):
-    page = new_page(browser, server)
+@pytest.mark.parametrize("device", DEVICES)
+def test_a_whole_skipbo_game_by_keyboard_with_the_arrows_and_the_help(
+    server, browser, shots, device
+):
+    page = device_page(browser, server, device)
     create_table(page, "skipbo", "Alice", {"players": 2, "stock_size": 5}, ["greedy"])
     start(page)
     page.wait_for_selector(".src-legal", timeout=TIMEOUT)
@@ -80,7 +87,7 @@ def test_a_whole_skipbo_game_by_keyboard_with_the_arrows_and_the_help(server, br
     page.wait_for_selector("#keys-dialog", timeout=TIMEOUT)
     assert page.evaluate("document.activeElement.id") == "keys-close"
     assert page.locator("#keys-dialog kbd").count() >= 6
-    page.screenshot(path=shots / "keyboard-help.png")
+    page.screenshot(path=shots / f"keyboard-help-{device}.png")
     page.keyboard.press("Escape")
     page.wait_for_selector("#keys-dialog", state="detached", timeout=TIMEOUT)
     page.keyboard.press("Tab")  # back on the table from the help button
