@@ -13,6 +13,8 @@ const GAMES = { skipbo, skyjo };
 const app = document.getElementById("app");
 window.cardtable = { bots: {}, conn: null, missing: missingKeys, games: null, limits: { name: 24 }, t,
   js: new URL("./", import.meta.url).href }; // where the modules are (versioned): tests import them from there
+// A room code's length (the server's cardtable.server.tokens.CODE_LENGTH).
+const ROOM_CODE_LENGTH = 6;
 let current = null; // the open room, if any
 let gamesInfo = null;
 
@@ -74,7 +76,7 @@ async function renderHome() {
     })),
     h("fieldset", {}, h("legend", {}, t("web.home.seats")), seatList),
     h("p", {}, h("button", { type: "submit", class: "primary big", id: "create" }, t("web.home.create_button"))));
-  const codeInput = h("input", { id: "join-code", maxlength: 12, value: homeState.code, oninput: (e) => { homeState.code = e.currentTarget.value; }, autocomplete: "off", autocapitalize: "characters", "aria-label": t("web.home.code") });
+  const codeInput = h("input", { id: "join-code", maxlength: ROOM_CODE_LENGTH, value: homeState.code, oninput: (e) => { homeState.code = e.currentTarget.value; }, autocomplete: "off", autocapitalize: "characters", "aria-label": t("web.home.code") });
   const joinForm = h("form", { class: "panel joinbox", onsubmit: (e) => {
     e.preventDefault();
     const code = e.currentTarget.elements["join-code"].value.trim().toUpperCase();
@@ -176,7 +178,7 @@ async function renderReplay(code, number) {
     const move = step > 0 ? log.moves[step - 1] : null;
     caption.replaceChildren(...(move
       ? describe(log.game, move.outcome).map((l) => h("span", { class: "line" }, lineText(l, name)))
-      : [t("web.replay.deal")]));
+      : [t("web.replay.deal"), ...game.openingLines(view).map((l) => h("span", { class: "line" }, " ", lineText(l, name)))]));
     document.body.dataset.replayStep = String(step);
   }
   const play = h("button", { type: "button", id: "replay-play" }, t("web.replay.play"));

@@ -106,7 +106,7 @@ export function tablePage(r) {
       h("summary", {}, t("web.table.log")),
       h("ol", { class: "loglist", "aria-label": t("web.table.log") },
         // Worded as drawn: a change of language words every line again.
-        ctx.log.slice(-60).reverse().map((l) => h("li", { class: `${l.seat === me ? "mine" : ""}${l.timeout ? " timeout" : ""}` }, lineText(l, name, me))))),
+        [...game.openingLines(view), ...ctx.log].slice(-60).reverse().map((l) => h("li", { class: `${l.seat === me ? "mine" : ""}${l.timeout ? " timeout" : ""}` }, lineText(l, name, me))))),
     chatPanel(r),
     hostTablePanel(r),
     h("p", { class: "sidebuttons" },

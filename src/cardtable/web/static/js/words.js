@@ -39,7 +39,8 @@ function cardKey(card) {
 // [{key, params}]}) and worded when drawn, so a change of language words the whole log
 // again. A parameter is a number or a text shown as it is, or an object naming what
 // stands for words: {seat} a player's name, {seats} several names, {card} a Skip-Bo card
-// (the wild card has a name), {points} each player's name and points.
+// (the wild card has a name), {points} each player's name and points, {cut} the passes of
+// a draw for the deal (each player's name and card).
 const SEAT = (seat) => ({ seat });
 const CARD = (card) => ({ card });
 
@@ -146,6 +147,8 @@ function lineParams(params, name) {
     else if ("seats" in value) shown[key] = formatNames(value.seats.map(name));
     else if ("card" in value) shown[key] = skipboName(value.card);
     else if ("points" in value) shown[key] = value.points.map((p, s) => `${name(s)} ${p}`).join(", ");
+    else if ("cut" in value) shown[key] = value.cut.map((pass) => pass.map(([s, c]) => `${name(s)} ${skipboName(c)}`).join(", "))
+      .join(`; ${t("web.skipbo.cut_then")} `);
   }
   return shown;
 }
