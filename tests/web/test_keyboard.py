@@ -4,12 +4,15 @@ can be played, so each move takes a key press or two, not thirty."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from .pages import DEVICES, TIMEOUT, create_table, device_page, over, start, version
 
+STATIC = Path(__file__).parents[2] / "src" / "cardtable" / "web" / "static"
 FOCUSED_LEGAL = """() => {
   const el = document.activeElement;
   return Boolean(el && (el.classList.contains('src-legal') || el.classList.contains('tgt-legal')));
@@ -73,6 +76,9 @@ def test_a_whole_skipbo_game_by_keyboard_with_the_arrows_and_the_help(
     start(page)
     page.wait_for_selector(".src-legal", timeout=TIMEOUT)
     page.wait_for_function(FOCUSED_LEGAL, timeout=TIMEOUT)
+    # The focus ring is the focus colour, which no card state uses (see below).
+    ring = page.evaluate("getComputedStyle(document.activeElement).outlineColor")
+    assert ring == "rgb(123, 44, 255)", ring
     # The arrows move between cards by where they are: Right then Left comes back.
     page.evaluate("window.firstFocus = document.activeElement")
     page.keyboard.press("ArrowRight")
@@ -101,3 +107,14 @@ def test_a_whole_skipbo_game_by_keyboard_with_the_arrows_and_the_help(
     page.wait_for_selector(".match-summary", timeout=TIMEOUT)
     assert not page.errors
     page.context.close()
+
+
+def test_the_focus_colour_marks_the_focus_only():
+    """The keyboard focus ring's colour (--focus) is used by focus rules alone, so it
+    never looks like a playable, selected, target or hinted card."""
+    css = (STATIC / "css" / "style.css").read_text(encoding="utf-8")
+    assert "--focus: #7b2cff" in css
+    rules = re.findall(r"([^{}]+)\{([^{}]*)\}", css)
+    using = [selector.strip() for selector, body in rules if "var(--focus)" in body]
+    assert using and all("focus" in selector for selector in using), using
+    assert css.count("#7b2cff") == 1
