@@ -66,6 +66,23 @@ def device_page(browser: Any, base: str, device: str, lang: str = "en") -> Any:
     return page
 
 
+# A short 2-player game of each game against the greedy bot, for whole-game tests.
+SHORT_GAMES: dict[str, dict[str, Any]] = {
+    "skyjo": {"players": 2, "end_score": 20},
+    "skipbo": {"players": 2, "stock_size": 5},
+}
+
+
+def short_game(browser: Any, base: str, device: str, game: str) -> Any:
+    """A page on ``device`` at a started short game of ``game`` (see SHORT_GAMES), once
+    the player may move."""
+    page = device_page(browser, base, device)
+    create_table(page, game, "Alice", SHORT_GAMES[game], ["greedy"])
+    start(page)
+    page.wait_for_selector(".src-legal, .tgt-legal", timeout=TIMEOUT)
+    return page
+
+
 def shots_dir() -> Path:
     SHOTS.mkdir(parents=True, exist_ok=True)
     return SHOTS

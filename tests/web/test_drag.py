@@ -18,6 +18,7 @@ from .pages import (
     ids,
     over,
     settle,
+    short_game,
     shots_dir,
     start,
     version,
@@ -125,28 +126,18 @@ def skipbo_drag(page: Any) -> int:
     return 0
 
 
-@pytest.mark.parametrize("device", DEVICES)
-def test_a_whole_skyjo_game_by_drag(server, browser, shots, device):
-    page = device_page(browser, server, device)
-    create_table(page, "skyjo", "Alice", {"players": 2, "end_score": 20}, ["greedy"])
-    start(page)
-    page.wait_for_selector(".tgt-legal", timeout=TIMEOUT)
-    moves, drags = play(page, skyjo_drag)
-    assert moves >= 6 and drags >= 2, (moves, drags)
-    page.screenshot(path=shots / f"drag-skyjo-{device}.png")
-    assert not page.errors
-    page.context.close()
+# Each game's way to play a move by drag, and the least moves and drags of a whole game.
+PLAYS = {"skyjo": (skyjo_drag, 6, 2), "skipbo": (skipbo_drag, 5, 5)}
 
 
+@pytest.mark.parametrize("game", PLAYS)
 @pytest.mark.parametrize("device", DEVICES)
-def test_a_whole_skipbo_game_by_drag(server, browser, shots, device):
-    page = device_page(browser, server, device)
-    create_table(page, "skipbo", "Alice", {"players": 2, "stock_size": 5}, ["greedy"])
-    start(page)
-    page.wait_for_selector(".src-legal", timeout=TIMEOUT)
-    moves, drags = play(page, skipbo_drag)
-    assert moves >= 5 and drags >= 5, (moves, drags)
-    page.screenshot(path=shots / f"drag-skipbo-{device}.png")
+def test_a_whole_game_by_drag(server, browser, shots, device, game):
+    page = short_game(browser, server, device, game)
+    step, least_moves, least_drags = PLAYS[game]
+    moves, drags = play(page, step)
+    assert moves >= least_moves and drags >= least_drags, (moves, drags)
+    page.screenshot(path=shots / f"drag-{game}-{device}.png")
     assert not page.errors
     page.context.close()
 

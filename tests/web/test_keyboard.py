@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .pages import DEVICES, TIMEOUT, create_table, device_page, over, start, version
+from .pages import DEVICES, TIMEOUT, over, short_game, version
 
 STATIC = Path(__file__).parents[2] / "src" / "cardtable" / "web" / "static"
 FOCUSED_LEGAL = """() => {
@@ -48,10 +48,7 @@ def play_by_keyboard(page: Any, limit: int = 400) -> tuple[int, int]:
 
 @pytest.mark.parametrize("device", DEVICES)
 def test_a_whole_skyjo_game_by_keyboard(server, browser, shots, device):
-    page = device_page(browser, server, device)
-    create_table(page, "skyjo", "Alice", {"players": 2, "end_score": 20}, ["greedy"])
-    start(page)
-    page.wait_for_selector(".tgt-legal", timeout=TIMEOUT)
+    page = short_game(browser, server, device, "skyjo")
     # The tab says it is this player's turn: its title and a dot on its icon.
     icon = "document.querySelector('link[rel=icon]').href"
     assert page.title().startswith("● Your turn · ")
@@ -71,10 +68,7 @@ def test_a_whole_skyjo_game_by_keyboard(server, browser, shots, device):
 def test_a_whole_skipbo_game_by_keyboard_with_the_arrows_and_the_help(
     server, browser, shots, device
 ):
-    page = device_page(browser, server, device)
-    create_table(page, "skipbo", "Alice", {"players": 2, "stock_size": 5}, ["greedy"])
-    start(page)
-    page.wait_for_selector(".src-legal", timeout=TIMEOUT)
+    page = short_game(browser, server, device, "skipbo")
     page.wait_for_function(FOCUSED_LEGAL, timeout=TIMEOUT)
     # The focus ring is the focus colour, which no card state uses (see below).
     ring = page.evaluate("getComputedStyle(document.activeElement).outlineColor")
