@@ -70,9 +70,6 @@ def test_a_whole_skipbo_game_by_keyboard_with_the_arrows_and_the_help(
 ):
     page = short_game(browser, server, device, "skipbo")
     page.wait_for_function(FOCUSED_LEGAL, timeout=TIMEOUT)
-    # The focus ring is the focus colour, which no card state uses (see below).
-    ring = page.evaluate("getComputedStyle(document.activeElement).outlineColor")
-    assert ring == "rgb(123, 44, 255)", ring
     # The arrows move between cards by where they are: Right then Left comes back.
     page.evaluate("window.firstFocus = document.activeElement")
     page.keyboard.press("ArrowRight")
@@ -82,6 +79,13 @@ def test_a_whole_skipbo_game_by_keyboard_with_the_arrows_and_the_help(
     assert moved[0] and moved[1]
     page.keyboard.press("ArrowLeft")
     assert page.evaluate("document.activeElement === window.firstFocus")
+    # Moved by keys, the focus shows its ring in the focus colour, which no card state
+    # uses (see below).
+    ring = page.evaluate(
+        "[document.activeElement.matches(':focus-visible'),"
+        " getComputedStyle(document.activeElement).outlineColor]"
+    )
+    assert ring == [True, "rgb(123, 44, 255)"], ring
     # "?" lists the shortcuts; Escape closes the list and gives the focus back.
     page.keyboard.press("?")
     page.wait_for_selector("#keys-dialog", timeout=TIMEOUT)
