@@ -83,6 +83,15 @@ def short_game(browser: Any, base: str, device: str, game: str) -> Any:
     return page
 
 
+def rematch(page: Any) -> None:
+    """From the final scores, the host's rematch: the same seats, started again (a short
+    game may end, a bot winning, before a test has seen enough moves)."""
+    page.click("#rematch")
+    page.wait_for_function("document.body.dataset.page === 'lobby'", timeout=TIMEOUT)
+    start(page)
+    page.wait_for_selector(".src-legal, .tgt-legal", timeout=TIMEOUT)
+
+
 def shots_dir() -> Path:
     SHOTS.mkdir(parents=True, exist_ok=True)
     return SHOTS

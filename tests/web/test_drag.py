@@ -17,6 +17,7 @@ from .pages import (
     dismiss_round_summary,
     ids,
     over,
+    rematch,
     settle,
     short_game,
     shots_dir,
@@ -135,8 +136,13 @@ PLAYS = {"skyjo": (skyjo_drag, 6, 2), "skipbo": (skipbo_drag, 5, 5)}
 def test_a_whole_game_by_drag(server, browser, shots, device, game):
     page = short_game(browser, server, device, game)
     step, least_moves, least_drags = PLAYS[game]
-    moves, drags = play(page, step)
-    assert moves >= least_moves and drags >= least_drags, (moves, drags)
+    moves = drags = games = 0
+    while moves < least_moves or drags < least_drags:  # a bot may win a game quickly
+        if games:
+            rematch(page)
+        made, dragged = play(page, step)
+        moves, drags, games = moves + made, drags + dragged, games + 1
+        assert games <= 4, (moves, drags)
     page.screenshot(path=shots / f"drag-{game}-{device}.png")
     assert not page.errors
     page.context.close()

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .pages import DEVICES, TIMEOUT, over, short_game, version
+from .pages import DEVICES, TIMEOUT, over, rematch, short_game, version
 
 STATIC = Path(__file__).parents[2] / "src" / "cardtable" / "web" / "static"
 FOCUSED_LEGAL = """() => {
@@ -96,6 +96,12 @@ def test_a_whole_skipbo_game_by_keyboard_with_the_arrows_and_the_help(
     page.wait_for_selector("#keys-dialog", state="detached", timeout=TIMEOUT)
     page.keyboard.press("Tab")  # back on the table from the help button
     presses, moves = play_by_keyboard(page)
+    for _ in range(3):
+        if moves >= 5:
+            break
+        rematch(page)  # the bot won at once: another game (the host's rematch)
+        more_presses, more_moves = play_by_keyboard(page)
+        presses, moves = presses + more_presses, moves + more_moves
     assert moves >= 5
     assert presses <= 2.5 * moves + 10, (presses, moves)
     # The final scores can be closed to look at the table, and opened again.
