@@ -454,17 +454,26 @@ class LobbyScreen(ModalScreen[None]):
         asked = self.pending_seats
         if asked is None or len(asked) != len(seats):
             asked = [
-                {"kind": "human"}
-                if seat.get("kind") == "human"
-                else {"kind": "bot", "bot": seat["bot"]}
+                {"kind": SeatKind.HUMAN.value}
+                if seat.get("kind") == SeatKind.HUMAN
+                else {"kind": SeatKind.BOT.value, "bot": seat["bot"]}
                 for seat in seats
             ]
-        kinds = ["human", *bot_names(self.source.game.name)]
-        now = "human" if asked[index]["kind"] == "human" else str(asked[index]["bot"])
+        # The choices for a seat: a person, or one of the game's bots by name.
+        kinds = [SeatKind.HUMAN.value, *bot_names(self.source.game.name)]
+        now = (
+            SeatKind.HUMAN.value
+            if asked[index]["kind"] == SeatKind.HUMAN
+            else str(asked[index]["bot"])
+        )
         position = kinds.index(now) if now in kinds else 0
         chosen = kinds[(position + delta) % len(kinds)]
         wanted = list(asked)
-        wanted[index] = {"kind": "human"} if chosen == "human" else {"kind": "bot", "bot": chosen}
+        wanted[index] = (
+            {"kind": SeatKind.HUMAN.value}
+            if chosen == SeatKind.HUMAN
+            else {"kind": SeatKind.BOT.value, "bot": chosen}
+        )
         self.pending_seats = wanted
         self.message = ""
         self.draw()
