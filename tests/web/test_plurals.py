@@ -7,7 +7,8 @@ import re
 import pytest
 from babel import Locale
 
-from cardtable.web.catalogs import LANGUAGES, web_catalog
+from cardtable.i18n import LANGUAGES
+from cardtable.web.catalogs import web_catalog
 
 from .pages import new_page
 
