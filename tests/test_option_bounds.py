@@ -108,7 +108,7 @@ def _unmet_requirements(
             if not _refused_by(rules, field.name, value, need.allowed_key):
                 continue
             seen.add((field.name, need.allowed_key))
-            found.append((others, field.name, value, False, ALLOWED[need.allowed_key]))
+            found.append((others, field.name, value, False, need.english))
             break
     return found
 
@@ -133,7 +133,7 @@ def test_every_field_of_every_game_is_covered_both_ways():
             assert (game, field.name, True) in covered, (game, field.name)
             assert (game, field.name, False) in covered, (game, field.name)
             for need in field.option.requires:  # each requirement is seen refusing
-                assert (game, field.name, ALLOWED[need.allowed_key]) in refusals, need
+                assert (game, field.name, need.english) in refusals, need
     # The limits that follow the player count are each tried at every count.
     assert {value for g, _, n, value, ok, _ in CASES if (g, n) == ("skipbo", "stock_size")} >= {
         5, 30, 27, 22, 4, 31, 28, 23, None,
