@@ -11,6 +11,8 @@ LEVELS: dict[str, str] = {
     "hard": "hard",
     "expert": "expert",
 }
+#: The bots of the levels and the random one, weakest first.
+BY_STRENGTH: tuple[str, ...] = ("random", *LEVELS.values())
 
 
 def resolve_bot(game: str, token: str) -> str:
