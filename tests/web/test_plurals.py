@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from babel import Locale
 
-from cardtable.i18n import placeholders
-from cardtable.web.catalogs import LANGUAGES, browser_catalog, web_catalog
+from cardtable.i18n import LANGUAGES, placeholders
+from cardtable.web.catalogs import browser_catalog, web_catalog
 
 from .pages import new_page
 

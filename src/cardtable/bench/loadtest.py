@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import Any
 
 from ..argtypes import non_negative_int, positive_float, positive_int
+from ..statuses import SeatKind
 
 #: Seconds a move may wait for its broadcast before it counts as unanswered.
 MOVE_TIMEOUT = 10.0
@@ -675,7 +676,7 @@ async def start_bot_room(options: LoadOptions, index: int = 0) -> None:
     body: dict[str, Any] = {
         "game": options.game,
         "options": {"players": players, **options.options},
-        "seats": [{"kind": "bot", "bot": bot_of_room(options.bot, index)}] * players,
+        "seats": [{"kind": SeatKind.BOT.value, "bot": bot_of_room(options.bot, index)}] * players,
     }
     created = await asyncio.to_thread(_post_json, f"{base}/api/rooms", body)
     async with connect(created["ws_url"], open_timeout=60, proxy=None) as ws:

@@ -85,7 +85,7 @@ class Lobby:
             players = int(getattr(rules, "players", len(room.seats)))
             if specs is None:
                 specs = [
-                    SeatSpec(kind="human" if seat.kind == "human" else "bot", bot=seat.bot)
+                    SeatSpec(kind="human" if seat.kind == SeatKind.HUMAN else "bot", bot=seat.bot)
                     for seat in room.seats[:players]
                 ]
                 specs += [SeatSpec(kind="human")] * (players - len(specs))
