@@ -40,7 +40,7 @@ def test_every_key_in_the_scripts_exists():
     # A key worded by a count exists as its plural forms ("key.one", "key.other").
     assert sorted(key for key in used - set(english) if f"{key}.other" not in english) == []
     # The review is worded by the terminal's keys (one wording of it): they exist too.
-    shared = common_catalog("en")
+    shared = catalog("en")
     review = set(re.findall(r'"(review\.[a-z0-9_.]*[a-z0-9_])"', _js()))
     assert {"review.summary", "review.best", "review.decisions"} <= review
     assert sorted(key for key in review if key not in shared and f"{key}.other" not in shared) == []
