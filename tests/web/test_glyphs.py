@@ -12,7 +12,8 @@ from pathlib import Path
 import matplotlib
 from fontTools.ttLib import TTFont
 
-from cardtable.web.catalogs import LANGUAGES, browser_catalog
+from cardtable.i18n import LANGUAGES
+from cardtable.web.catalogs import browser_catalog
 
 STATIC = Path(__file__).parents[2] / "src" / "cardtable" / "web" / "static"
 DEJAVU = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"

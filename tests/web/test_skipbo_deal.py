@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
+from cardtable.i18n import LANGUAGES
 from cardtable.skipbo import SkipBoRules, SkipBoState
 from cardtable.skipbo.view import build_view
-from cardtable.web.catalogs import LANGUAGES, browser_catalog
+from cardtable.web.catalogs import browser_catalog
 
 from .pages import TIMEOUT, create_table, new_page, start
 
