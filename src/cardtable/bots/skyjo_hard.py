@@ -158,9 +158,7 @@ class _Model:
         )
         self.counts = counts
         self.mean = _sum_in_order(v * p for v, p in self.probs) if total else 760 / 150
-        self.var = (
-            _sum_in_order(p * (v - self.mean) ** 2 for v, p in self.probs) if total else 15.0
-        )
+        self.var = _sum_in_order(p * (v - self.mean) ** 2 for v, p in self.probs) if total else 15.0
         # The round continues after this move unless someone already closed it.
         self.future = state.closer is None
         self.columns: list[Column | None] = [self.column(seat, col) for col in range(COLS)]

@@ -35,12 +35,12 @@ from numpy.typing import NDArray
 from ..core import Rng
 from ..skyjo import GAME, SkyjoRules, SkyjoState
 from . import skyjo_kernels as k
-from .skyjo_bots import TOURNAMENT_NAMES, play_traced
-from .skyjo_hard import PARAMS, work_array
 from .engines import POLICY_SALT
 from .mismatch import Mismatch
 from .mismatch import mismatch as _mismatch
 from .skyjo_batch import SkyjoBatch, seeds_array
+from .skyjo_bots import TOURNAMENT_NAMES, play_traced
+from .skyjo_hard import PARAMS, work_array
 
 _SCALARS = (
     "phase",

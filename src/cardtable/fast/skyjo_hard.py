@@ -132,17 +132,17 @@ def _col_value(params, work, a, m, z):
         hidden += 1
     mean = work[W_MEAN]
     total = 0
-    if a != FACE_DOWN and a != GONE:
+    if a not in (FACE_DOWN, GONE):
         total += a
-    if m != FACE_DOWN and m != GONE:
+    if m not in (FACE_DOWN, GONE):
         total += m
-    if z != FACE_DOWN and z != GONE:
+    if z not in (FACE_DOWN, GONE):
         total += z
     value = total + mean * hidden
-    if a == GONE or m == GONE or z == GONE or hidden > 1:
+    if GONE in (a, m, z) or hidden > 1:
         return value
     pair = NO_PAIR
-    if a == m or a == z:
+    if a in (m, z):
         pair = a
     elif m == z:
         pair = m
@@ -161,11 +161,11 @@ def _line_sum(a, m, z):
     if a == m and m == z and a != FACE_DOWN:
         return 0
     total = 0
-    if a != FACE_DOWN and a != GONE:
+    if a not in (FACE_DOWN, GONE):
         total += a
-    if m != FACE_DOWN and m != GONE:
+    if m not in (FACE_DOWN, GONE):
         total += m
-    if z != FACE_DOWN and z != GONE:
+    if z not in (FACE_DOWN, GONE):
         total += z
     return total
 
@@ -179,7 +179,11 @@ def _exact_sum_after(st, b, seat, col, a, m, z):
         if c == col:
             total += _line_sum(a, m, z)
             continue
-        top, middle, bottom = _cell(st, b, seat, c), _cell(st, b, seat, c + 4), _cell(st, b, seat, c + 8)
+        top, middle, bottom = (
+            _cell(st, b, seat, c),
+            _cell(st, b, seat, c + 4),
+            _cell(st, b, seat, c + 8),
+        )
         if top == GONE and middle == GONE and bottom == GONE:
             continue
         total += _line_sum(top, middle, bottom)
@@ -333,8 +337,12 @@ def _build_model(st, cfg, b, seat, params, work):
     work[W_NEXT_DOWN] = 1.0 if down[b, other] & present[b, other] else 0.0
     pairs = 0
     for col in range(k.COLS):
-        a, m, z = _cell(st, b, other, col), _cell(st, b, other, col + 4), _cell(st, b, other, col + 8)
-        if a == GONE or m == GONE or z == GONE:
+        a, m, z = (
+            _cell(st, b, other, col),
+            _cell(st, b, other, col + 4),
+            _cell(st, b, other, col + 8),
+        )
+        if GONE in (a, m, z):
             continue
         # A value on exactly two of the three cells (cells.count(v) == 2).
         if a != FACE_DOWN and (a == m) != (a == z):
@@ -349,7 +357,9 @@ def _build_model(st, cfg, b, seat, params, work):
     if future and hidden == 1:
         turns = ints[b, k.F_TURNS]
         overdue = turns / n - params[P_PATIENCE]
-        work[W_FEAR] = 1.0 if overdue <= 0 else math.pow(params[P_HALF], overdue / params[P_FEAR_HALVING])
+        work[W_FEAR] = (
+            1.0 if overdue <= 0 else math.pow(params[P_HALF], overdue / params[P_FEAR_HALVING])
+        )
         nearest = np.inf
         rivals = 0
         for owner in range(n):

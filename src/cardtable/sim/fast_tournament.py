@@ -5,7 +5,9 @@
 bots, ``batch`` games per call, and summarizes them with the same
 :func:`~cardtable.sim.tournament.summarize`: for a seed the records, and so every
 figure, are those of the reference tournament (tested), many times faster. Only the
-bots the batch engine has can play (Skyjo and Skip-Bo: ``random`` and ``greedy``).
+bots the batch engine has can play (Skyjo: ``random``, ``greedy`` and ``hard``, with
+:class:`~cardtable.bots.skyjo_hard.HardBot`'s default weights; Skip-Bo: ``random`` and
+``greedy``).
 """
 
 from __future__ import annotations
@@ -33,9 +35,9 @@ _ROUNDS = 64
 def fast_bot_names(game_name: str) -> tuple[str, ...]:
     """The bots the batch engine of ``game_name`` plays (KeyError: no batch engine)."""
     if game_name == "skyjo":
-        from ..fast.skyjo_bots import NAMES
+        from ..fast.skyjo_bots import TOURNAMENT_NAMES
 
-        return NAMES
+        return TOURNAMENT_NAMES
     if game_name == "skipbo":
         from ..fast.skipbo_bots import NAMES as SKIPBO_NAMES
 
@@ -95,7 +97,9 @@ def _play_skyjo(
     kinds: Indices,
     max_moves: int,
 ) -> list[GameRecord]:
+    from ..bots.skyjo_hard import HardBot
     from ..fast.skyjo_batch import SkyjoBatch
+    from ..fast.skyjo_hard import hard_params, work_array
     from ..fast.skyjo_kernels import F_BLOCKED
     from ..fast.skyjo_tournament import play_games
     from ..skyjo.rules import SkyjoRules
@@ -113,7 +117,7 @@ def _play_skyjo(
         scratch = np.zeros(1, dtype=np.uint64)
         play_games(
             engine.st, cfg, np.uint64(seed & _MASK64), indices, paired, kinds, rngs, out,
-            points, scratch,
+            points, scratch, hard_params(HardBot()), work_array(),
         )  # fmt: skip
         most = int(out[:, 3].max()) if size else 0
         if most <= room:
