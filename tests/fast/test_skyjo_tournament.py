@@ -78,9 +78,10 @@ def test_a_game_with_more_rounds_than_the_first_room_is_recorded_whole(monkeypat
     assert max(record.rounds for record in fast.records) > 8
 
 
-def test_sim_engine_fast_prints_the_reference_result(capsys, tmp_path) -> None:
+@pytest.mark.parametrize("bots", ["greedy,random", "hard,greedy"])
+def test_sim_engine_fast_prints_the_reference_result(capsys, tmp_path, bots) -> None:
     fast_path, reference_path = tmp_path / "fast.json", tmp_path / "reference.json"
-    base = ["sim", "skyjo", "--bots", "greedy,random", "--games", "24", "--players", "3"]
+    base = ["sim", "skyjo", "--bots", bots, "--games", "24", "--players", "3"]
     assert main([*base, "--engine", "fast", "--json", str(fast_path)]) == 0
     fast_out = capsys.readouterr().out
     assert main([*base, "--json", str(reference_path)]) == 0
