@@ -115,7 +115,7 @@ def _build_parser() -> argparse.ArgumentParser:
         choices=("reference", "fast"),
         default="reference",
         help="reference: the pure-Python engine (default); fast: the compiled batch "
-        "engine (extra 'fast'), random play only",
+        "engine (extra 'fast'): random play, then games of each compiled bot",
     )
     bench.add_argument(
         "--batch",

@@ -45,6 +45,9 @@ def fast_bot_names(game_name: str) -> tuple[str, ...]:
     raise KeyError(f"no compiled batch engine for {game_name!r} (engines: skipbo, skyjo)")
 
 
+Indices = np.ndarray[tuple[int], np.dtype[np.int64]]
+
+
 def run_fast_tournament(
     game: Game[object],
     rules: RulesBase,
@@ -74,18 +77,35 @@ def run_fast_tournament(
         raise ValueError(
             f"paired games come in sets of {seats} (one per seat rotation); got {games}"
         )
-    kinds = np.array([known.index(name) for name in seat_bots], dtype=np.int64)
     records: list[GameRecord] = []
-    play = _play_skyjo if game.name == "skyjo" else _play_skipbo
     for start in range(0, games, batch):
         indices = np.arange(start, min(games, start + batch), dtype=np.int64)
-        records += play(rules, seat_bots, seed, indices, paired, kinds, max_moves)
+        records += play_records(game.name, rules, seat_bots, seed, indices, paired, max_moves)
         if progress is not None:
             progress(len(records))
     return summarize(game.name, rules, seed, seat_bots, records, paired=paired)
 
 
-Indices = np.ndarray[tuple[int], np.dtype[np.int64]]
+def play_records(
+    game_name: str,
+    rules: RulesBase,
+    seat_bots: tuple[str, ...],
+    seed: int,
+    indices: Indices,
+    paired: bool = False,
+    max_moves: int = DEFAULT_MAX_MOVES,
+) -> list[GameRecord]:
+    """The records of games ``indices`` of the tournament ``seed``, one batch, each seat
+    ``s`` played by the compiled bot ``seat_bots[s]`` (before rotation; every name one
+    :func:`fast_bot_names` lists, one per seat)."""
+    known = fast_bot_names(game_name)
+    seats = rules.players  # type: ignore[attr-defined]  # both games' rules have it
+    if len(seat_bots) != seats:
+        # The kernels index the seats' arrays without bounds checks.
+        raise ValueError(f"seat_bots: one bot per seat, {seats}, got {len(seat_bots)}")
+    kinds = np.array([known.index(name) for name in seat_bots], dtype=np.int64)
+    play = _play_skyjo if game_name == "skyjo" else _play_skipbo
+    return play(rules, seat_bots, seed, indices, paired, kinds, max_moves)
 
 
 def _play_skyjo(
