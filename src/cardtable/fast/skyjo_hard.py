@@ -121,6 +121,16 @@ def _cell(st, b, seat, pos):
 
 
 @inline_kernel
+def _face_up_sum(a, m, z):
+    """The sum of a column's face-up cells."""
+    total = 0
+    for cell in (a, m, z):
+        if cell not in (FACE_DOWN, GONE):
+            total += cell
+    return total
+
+
+@inline_kernel
 def _col_value(params, work, a, m, z):
     """``_Model.col_value((a, m, z))``."""
     hidden = 0
@@ -131,13 +141,7 @@ def _col_value(params, work, a, m, z):
     if z == FACE_DOWN:
         hidden += 1
     mean = work[W_MEAN]
-    total = 0
-    if a not in (FACE_DOWN, GONE):
-        total += a
-    if m not in (FACE_DOWN, GONE):
-        total += m
-    if z not in (FACE_DOWN, GONE):
-        total += z
+    total = _face_up_sum(a, m, z)
     value = total + mean * hidden
     if GONE in (a, m, z) or hidden > 1:
         return value
@@ -160,14 +164,7 @@ def _line_sum(a, m, z):
     """The face-up cards of a column, or 0 for three equal face-up cards (they leave)."""
     if a == m and m == z and a != FACE_DOWN:
         return 0
-    total = 0
-    if a not in (FACE_DOWN, GONE):
-        total += a
-    if m not in (FACE_DOWN, GONE):
-        total += m
-    if z not in (FACE_DOWN, GONE):
-        total += z
-    return total
+    return _face_up_sum(a, m, z)
 
 
 @inline_kernel
