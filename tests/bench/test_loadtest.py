@@ -5,12 +5,26 @@ Not a timed pass/fail: the figures of a real run are in docs/operations.md.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
+import threading
+import time
+import urllib.error
+import urllib.request
+from typing import Any
 
-from cardtable.bench.loadtest import format_report, percentile, rss_bytes
+from cardtable.bench.loadtest import (
+    LoadOptions,
+    format_report,
+    percentile,
+    rss_bytes,
+    run_loadtest,
+)
 from cardtable.cli import main
+
+from ..server.test_restart import Server
 
 
 def test_loadtest_plays_two_rooms_without_errors(tmp_path, capsys):
@@ -120,3 +134,51 @@ def test_loadtest_starts_bot_rooms_beside_the_human_rooms(tmp_path, capsys):
     assert report["errors"] == 0, report["error_kinds"]
     assert re.search(r"^bot rooms +2 of 2 \(greedy\), \d+ bot moves during play$",
                      capsys.readouterr().out, re.MULTILINE)  # fmt: skip
+
+
+def test_seats_reconnect_through_a_server_restart_and_lose_nothing(tmp_path):
+    # The server is killed with SIGKILL mid-run and started again on the same port and
+    # data: every seat reconnects with its last version (as the web page does), the
+    # rooms play on, and no acknowledged move is missing from the stored logs.
+    server = Server(tmp_path / "data")
+    server.start()
+    try:
+        options = LoadOptions(
+            url=server.base, rooms=2, seats=2, duration=9.0, rate=4.0, compression=False
+        )
+        reports: list[dict[str, Any]] = []
+
+        def drive() -> None:
+            reports.append(asyncio.run(run_loadtest(options)))
+
+        runner = threading.Thread(target=drive)
+        runner.start()
+        deadline = time.monotonic() + 60
+        while not _moves_committed(server) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _moves_committed(server), "the rooms never started playing"
+        server.kill()
+        server.start()
+        runner.join(timeout=120)
+        assert not runner.is_alive()
+    finally:
+        server.stop()
+    (report,) = reports
+    assert report["errors"] == 0, report["error_kinds"]
+    assert report["lost_moves"] == 0
+    assert sum(report["reconnects"].values()) >= 4  # every seat of both rooms
+    assert report["moves_acked"] + report["moves_dropped_in_handover"] == report["moves_sent"]
+    last_second = max(second["second"] for second in report["timeline"] if second["moves"])
+    assert last_second >= 6  # moves were still acknowledged well after the restart
+    assert "hand-overs" in format_report(report)
+
+
+def _moves_committed(server: Server) -> bool:
+    try:
+        metrics = urllib.request.urlopen(server.base + "/metrics", timeout=2).read().decode()
+    except (OSError, urllib.error.URLError):
+        return False
+    return any(
+        line.startswith('cardtable_moves_total{by="human"} ') and float(line.split()[1]) >= 8
+        for line in metrics.splitlines()
+    )

@@ -143,8 +143,9 @@ class Node:
         self.start()
 
 
-def nginx_conf(root: Path, port: int, nodes: list[Node]) -> Path:
-    """An nginx configuration around the shipped files, with the upstream of ``nodes``.
+def nginx_conf(root: Path, port: int, nodes: list[Node], connections: int = 256) -> Path:
+    """An nginx configuration around the shipped files, with the upstream of ``nodes``
+    and room for ``connections`` connections (each proxied socket takes two).
     Every answer says which node served it (``X-Test-Upstream``, for the tests only)."""
     servers = "\n".join(
         f"        server 127.0.0.1:{node.port} max_fails=1 fail_timeout=2s;" for node in nodes
@@ -155,7 +156,8 @@ def nginx_conf(root: Path, port: int, nodes: list[Node]) -> Path:
 worker_processes 1;
 pid {root}/nginx.pid;
 error_log {root}/error.log warn;
-events {{ worker_connections 256; }}
+events {{ worker_connections {connections}; }}
+worker_rlimit_nofile {connections * 2 + 64};
 http {{
     access_log off;
     client_body_temp_path {root}/body;

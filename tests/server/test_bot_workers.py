@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from cardtable.server.workers import (
+    WORKER_NICENESS,
     WorkerJobError,
     WorkerLostError,
     WorkerPool,
@@ -53,6 +54,20 @@ def test_a_worker_killed_mid_job_fails_that_job_and_is_replaced():
             with pytest.raises(WorkerJobError, match="ValueError: math domain error"):
                 await pool.run(math.sqrt, -1.0, timeout=WAIT)
             assert pool.replaced == 1  # a job's own error leaves its worker in service
+        finally:
+            pool.close()
+
+    asyncio.run(scenario())
+
+
+def test_workers_run_at_a_lower_priority_than_the_server():
+    # A bot that keeps every core busy still leaves the event loop the CPU first.
+    async def scenario() -> None:
+        pool = WorkerPool(1, "test")
+        pool.start()
+        try:
+            in_worker = await pool.run(os.nice, 0, timeout=WAIT)  # nice(0) tells the niceness
+            assert in_worker == min(19, os.nice(0) + WORKER_NICENESS)
         finally:
             pool.close()
 

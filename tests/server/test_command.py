@@ -54,10 +54,18 @@ def test_gc_options_parse_and_refuse_what_is_not_three_numbers(capsys):
     import pytest
 
     args = _parse()
-    assert args.gc_thresholds == (50_000, 20, 1_000) and args.gc_freeze is True
-    args = _parse("--gc-thresholds", "10000,10,100", "--no-gc-freeze")
-    assert args.gc_thresholds == (10_000, 10, 100) and args.gc_freeze is False
+    assert args.gc_thresholds == (10_000, 50, 1_000) and args.gc_freeze is True
+    assert (args.gc_freeze_seconds, args.gc_full_seconds) == (10.0, 600.0)
+    args = _parse(
+        "--gc-thresholds", "50000,20,1000", "--no-gc-freeze", "--gc-full-seconds", "0"
+    )  # fmt: skip
+    assert args.gc_thresholds == (50_000, 20, 1_000) and args.gc_freeze is False
+    assert args.gc_full_seconds == 0.0
     for bad in ("10000,10", "a,b,c", "-1,2,3"):
         with pytest.raises(SystemExit):
             _parse(f"--gc-thresholds={bad}")
         assert "three whole numbers" in capsys.readouterr().err
+    for option, bad in (("--gc-freeze-seconds", "0"), ("--gc-full-seconds", "-1")):
+        with pytest.raises(SystemExit):
+            _parse(option, bad)
+        assert option in capsys.readouterr().err

@@ -17,6 +17,13 @@ Measured, in the load-test process:
   (``--server-pid``, or ``--spawn`` which starts a server on a free port with a
   temporary SQLite file).
 
+A seat whose connection is closed by the server for a hand-over (4009, 1013) or lost
+(the node died) reconnects as the web page does, with jittered exponential back-off,
+and resumes from its last version; the report counts the reconnections and the moves
+that were sent but never played because their node let the room go first (the
+catch-up from the new node does not hold them: nobody was told they were played).
+The moves acknowledged across a hand-over carry its delay in their latency.
+
 The latency includes the load-test process's own work; on a shared machine both
 processes compete for the same cores.
 """
@@ -40,7 +47,7 @@ import time
 import urllib.error
 import urllib.request
 from collections import Counter
-from collections.abc import Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +59,16 @@ MOVE_TIMEOUT = 10.0
 NOTES_SHOWN = 5
 #: Rooms set up at the same time (HTTP requests and WebSocket handshakes).
 SETUP_CONCURRENCY = 16
+#: Close codes after which a seat reconnects as a browser does: the room moved to
+#: another node (4009), another node holds it for now (1013), the node went away
+#: (1001, 1012) or the connection broke without a close (1006, no code).
+RECONNECT_CODES = frozenset({1001, 1006, 1011, 1012, 1013, 4009, None})
+#: Error codes a cluster sends with those closes: hand-over notices, not failures.
+HANDOVER_ERRORS = frozenset({"room_moved", "room_elsewhere", "draining"})
+#: The web page's back-off (conn.js): 250 ms doubling to 8 s, half fixed, half random.
+BACKOFF_FIRST, BACKOFF_MAX = 0.25, 8.0
+#: How long a seat keeps trying to reconnect before the room counts as broken.
+RECONNECT_WINDOW = 90.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -230,6 +247,14 @@ class Stats:
     moves_acked: int = 0
     games_finished: int = 0
     rss_samples: list[int] = dataclasses.field(default_factory=list)
+    #: Reconnections by the close code that caused them (``"none"``: no close frame).
+    reconnects: Counter[str] = dataclasses.field(default_factory=Counter)
+    #: Hand-over notices received (``room_moved``, ``room_elsewhere``, ``draining``).
+    handover_notices: Counter[str] = dataclasses.field(default_factory=Counter)
+    #: Moves sent but never acknowledged because their connection moved before the
+    #: server committed them (the new node's catch-up did not hold them): not lost, as
+    #: nobody was told they were played, and the room moves on.
+    moves_dropped_in_handover: int = 0
 
     notes: int = 0
 
@@ -275,38 +300,84 @@ class SeatClient:
         self.synced = asyncio.Event()
         self.last_sync: dict[str, Any] | None = None
         self.closing = False
+        self.ws_url = ""
+        self.compression = True
+        #: Between a reconnection and the end of its catch-up (``chat_history``).
+        self.reconnecting = False
+        #: The room's version the last ``welcome`` gave.
+        self.welcome_version = 0
+        #: When the last connection was found closed (perf_counter).
+        self.dropped_at = 0.0
 
     async def connect(self, ws_url: str, compression: bool) -> None:
+        self.ws_url, self.compression = ws_url, compression
+        await self._open()
+        self.reader = asyncio.create_task(self._read())
+        await self.send({"type": "hello", "token": self.token})
+
+    async def _open(self) -> None:
         from websockets.asyncio.client import connect
 
         self.ws = await connect(
-            ws_url,
-            compression="deflate" if compression else None,
+            self.ws_url,
+            compression="deflate" if self.compression else None,
             open_timeout=60,
             ping_interval=None,
             max_size=2**20,
             proxy=None,
         )
-        self.reader = asyncio.create_task(self._read())
-        await self.send({"type": "hello", "token": self.token})
 
     async def send(self, data: dict[str, Any]) -> None:
-        await self.ws.send(json.dumps(data, separators=(",", ":")))
+        from websockets.exceptions import ConnectionClosed
+
+        # A send on a socket that just closed is dropped: the reader reconnects, and
+        # the room's driver sees from the catch-up whether the move was played.
+        with contextlib.suppress(ConnectionClosed):
+            await self.ws.send(json.dumps(data, separators=(",", ":")))
 
     async def _read(self) -> None:
         from websockets.exceptions import ConnectionClosed
 
         try:
-            async for text in self.ws:
-                now = time.perf_counter()
-                self.room.received(self, json.loads(text), now)
-        except ConnectionClosed as closed:
-            if not self.closing:
-                self.room.stats.error(f"closed_{closed.rcvd.code if closed.rcvd else 'abnormal'}")
+            while True:
+                try:
+                    async for text in self.ws:
+                        now = time.perf_counter()
+                        self.room.received(self, json.loads(text), now)
+                    code = self.ws.close_code
+                except ConnectionClosed as closed:
+                    code = closed.rcvd.code if closed.rcvd else None
+                if self.closing:
+                    return
+                if code not in RECONNECT_CODES:
+                    self.room.stats.error(f"closed_{code}")
+                    return
+                self.room.stats.reconnects[str(code).lower()] += 1
+                await self._reconnect()
         except Exception as error:
             self.room.stats.error(f"reader_{type(error).__name__}")
         finally:
             self.room.changed()
+
+    async def _reconnect(self) -> None:
+        """Connect again with jittered exponential back-off, as the web page does, and
+        say ``hello`` with the last version: the server sends what was missed."""
+        self.reconnecting = True
+        self.dropped_at = time.perf_counter()
+        deadline = time.monotonic() + RECONNECT_WINDOW
+        attempt = 0
+        while True:
+            delay = min(BACKOFF_MAX, BACKOFF_FIRST * 2**attempt)
+            await asyncio.sleep(delay / 2 + random.uniform(0, delay / 2))
+            attempt += 1
+            try:
+                await self._open()
+            except Exception as error:  # refused, reset, 503 from a draining node...
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"seat {self.seat}: no reconnection") from error
+                continue
+            break
+        await self.send({"type": "hello", "token": self.token, "last_version": self.version})
 
     def my_turn(self) -> bool:
         view = self.view
@@ -369,9 +440,16 @@ class RoomDriver:
     def _same_version(self) -> bool:
         return len({c.version for c in self.clients}) == 1
 
+    def _settled(self) -> bool:
+        """Every seat connected, caught up and at the same version: the next move's turn."""
+        return self._same_version() and not self.reconnecting()
+
     async def wait(self, ready: Any, what: str, timeout: float = MOVE_TIMEOUT) -> None:
         deadline = time.monotonic() + timeout
         while not ready():
+            if self.reconnecting():
+                # A seat on its way to the room's new node: its back-off has its own limit.
+                deadline = max(deadline, time.monotonic() + 1.0)
             left = deadline - time.monotonic()
             if left <= 0 or self.broken:
                 raise TimeoutError(f"room {self.code}: no {what} within {timeout} s")
@@ -381,6 +459,9 @@ class RoomDriver:
 
     def changed(self) -> None:
         self._changed.set()
+
+    def reconnecting(self) -> bool:
+        return any(client.reconnecting for client in self.clients)
 
     # --- messages ------------------------------------------------------------
     def received(self, client: SeatClient, message: dict[str, Any], now: float) -> None:
@@ -398,11 +479,40 @@ class RoomDriver:
             client.game_no = message.get("game_no", client.game_no)
             client.last_sync = message
             client.synced.set()
+            self._synced_past(client, message["version"])
         elif kind == "welcome":
-            client.version = message["version"]
+            client.welcome_version = message["version"]
+            if not client.reconnecting:
+                client.version = message["version"]
+        elif kind == "chat_history" and client.reconnecting:
+            # Sent after the welcome and the catch-up: this seat has seen every
+            # committed move again, so a move of its own still pending was not played.
+            client.reconnecting = False
+            self._drop_uncommitted(client)
         elif kind == "error":
-            self.stats.error(f"error_{message.get('code')}")
+            code = message.get("code")
+            if code in HANDOVER_ERRORS:
+                self.stats.handover_notices[str(code)] += 1
+            else:
+                self.stats.error(f"error_{code}")
         self.changed()
+
+    def _synced_past(self, client: SeatClient, version: int) -> None:
+        """A ``sync`` (instead of a catch-up) covers every move up to its version."""
+        for pending in list(self.pending.values()):
+            if pending.version <= version:
+                self._seen_by(pending, client.seat)
+
+    def _drop_uncommitted(self, client: SeatClient) -> None:
+        for pending in list(self.pending.values()):
+            if (
+                pending.seat == client.seat
+                and pending.sent < client.dropped_at
+                and pending.version > client.welcome_version
+            ):
+                self.stats.moves_dropped_in_handover += 1
+                pending.done.set()
+                del self.pending[pending.version]
 
     def _move_seen(self, client: SeatClient, message: dict[str, Any], now: float) -> None:
         pending = self.pending.get(message["version"])
@@ -419,9 +529,13 @@ class RoomDriver:
                 self.acked.append((pending.game_no, pending.version, pending.seat, pending.action))
             else:
                 self.stats.error("wrong_move_broadcast")
-        pending.waiting.discard(client.seat)
+        self._seen_by(pending, client.seat, now)
+
+    def _seen_by(self, pending: Pending, seat: int, now: float | None = None) -> None:
+        pending.waiting.discard(seat)
         if not pending.waiting:
-            self.stats.all_latency.append(now - pending.sent)
+            if now is not None:
+                self.stats.all_latency.append(now - pending.sent)
             pending.done.set()
             del self.pending[pending.version]
 
@@ -446,7 +560,7 @@ class RoomDriver:
 
     async def step(self) -> None:
         """One move of the seat to move, or a rematch after the end; waits for its echo."""
-        await self.wait(self._same_version, "common version")
+        await self.wait(self._settled, "common version")
         movers = [c for c in self.clients if c.my_turn()]
         if not movers:
             view = self.clients[0].view
@@ -473,10 +587,10 @@ class RoomDriver:
             {"type": "move", "token": mover.token, "version": mover.version, "action": action}
         )
         try:
-            await asyncio.wait_for(pending.done.wait(), MOVE_TIMEOUT)
+            await self.wait(pending.done.is_set, f"answer to move {version}")
         except TimeoutError:
             self.stats.error("unanswered_move")
-            raise TimeoutError(f"room {self.code}: move {version} unanswered") from None
+            raise
 
     async def _rematch(self) -> None:
         self.stats.games_finished += 1
@@ -577,8 +691,11 @@ async def _sample_memory(pid: int, stats: Stats, stop: asyncio.Event) -> None:
             await asyncio.wait_for(stop.wait(), 1.0)
 
 
-async def run_loadtest(options: LoadOptions) -> dict[str, Any]:
-    """Drive ``options.rooms`` rooms against the server at ``options.url``; the report."""
+async def run_loadtest(
+    options: LoadOptions, on_play: Callable[[], None] | None = None
+) -> dict[str, Any]:
+    """Drive ``options.rooms`` rooms against the server at ``options.url``; the report.
+    ``on_play`` is called once every room is set up, as the timed play begins."""
     stats = Stats()
     load_before = os.getloadavg()
     rss_idle = None if options.server_pid is None else rss_bytes(options.server_pid)
@@ -631,6 +748,8 @@ async def run_loadtest(options: LoadOptions) -> dict[str, Any]:
     server_sched_before = None if pid is None else sched_seconds(pid)
     own_sched_before = sched_seconds(os.getpid())
     bot_moves_before = await asyncio.to_thread(_bot_moves, options.url)
+    if on_play is not None:
+        on_play()
     started = time.perf_counter()
     await asyncio.gather(*(room.run(started + options.duration) for room in ready))
     played = time.perf_counter() - started
@@ -681,6 +800,9 @@ async def run_loadtest(options: LoadOptions) -> dict[str, Any]:
         "latency_all_seats": latency_summary(stats.all_latency),
         "errors": sum(stats.errors.values()),
         "error_kinds": dict(sorted(stats.errors.items())),
+        "reconnects": dict(sorted(stats.reconnects.items())),
+        "handover_notices": dict(sorted(stats.handover_notices.items())),
+        "moves_dropped_in_handover": stats.moves_dropped_in_handover,
         "lost_moves": lost,
         "server_pid": options.server_pid,
         "server_rss_mib": {
@@ -710,6 +832,17 @@ def _sched_text(sched: dict[str, float] | None) -> str:
     return f"{sched['on_cpu_s']} s on CPU, {sched['waiting_s']} s waiting for a CPU"
 
 
+def _handover_text(report: dict[str, Any]) -> str:
+    def counts(counter: dict[str, int]) -> str:
+        return ", ".join(f"{key} {value}" for key, value in counter.items()) or "none"
+
+    return (
+        f"reconnects {sum(report['reconnects'].values())} (by close code: "
+        f"{counts(report['reconnects'])}); notices: {counts(report['handover_notices'])}; "
+        f"moves not played in a hand-over {report['moves_dropped_in_handover']}"
+    )
+
+
 def format_report(report: dict[str, Any]) -> str:
     """The report as a plain two-column table."""
 
@@ -735,6 +868,10 @@ def format_report(report: dict[str, Any]) -> str:
         ("latency (all seats)", latency("latency_all_seats")),
         ("errors", text(report["errors"])),
         ("lost moves", text(report["lost_moves"])),
+    ]
+    if report.get("reconnects") or report.get("handover_notices"):
+        rows.append(("hand-overs", _handover_text(report)))
+    rows += [
         (
             "server RSS (MiB)",
             f"idle {text(rss['idle'])}, rooms ready {text(rss['rooms_ready'])}, "
@@ -843,7 +980,7 @@ def _raise_file_limit(connections: int) -> None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (new, hard))
 
 
-def _run(main: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:
+def run_on_uvloop(main: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:
     """Run on uvloop when it is installed (uvicorn's standard extra brings it), as the
     server does, so the players' own overhead stays small."""
     try:
@@ -875,7 +1012,7 @@ def run_loadtest_command(args: argparse.Namespace) -> dict[str, Any]:
         if args.spawn:
             url, pid = stack.enter_context(spawned_server(args.rooms + args.bot_rooms))
             options = dataclasses.replace(options, url=url, server_pid=pid)
-        report = _run(run_loadtest(options))
+        report = run_on_uvloop(run_loadtest(options))
     print(format_report(report), flush=True)
     if args.json is not None:
         args.json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")

@@ -13,8 +13,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..argtypes import non_negative_float, non_negative_int, positive_int
+from ..argtypes import non_negative_float, non_negative_int, positive_float, positive_int
 from ..settings import default_data_dir, settings
+from .collector import (
+    DEFAULT_FREEZE_SECONDS,
+    DEFAULT_FULL_SECONDS,
+    DEFAULT_THRESHOLDS,
+    CollectorPolicy,
+)
 from .config import ServerConfig
 from .logs import FORMATS
 from .logs import configure as configure_logging
@@ -30,10 +36,13 @@ def _lease(text: str) -> float:
     return value
 
 
+_THRESHOLDS_TEXT = ",".join(map(str, DEFAULT_THRESHOLDS))
+
+
 def _gc_thresholds(text: str) -> tuple[int, int, int]:
     parts = text.split(",")
     if len(parts) != 3 or not all(part.strip().isdigit() for part in parts):
-        raise argparse.ArgumentTypeError("three whole numbers, as 50000,20,1000")
+        raise argparse.ArgumentTypeError(f"three whole numbers, as {_THRESHOLDS_TEXT}")
     first, second, third = (int(part) for part in parts)
     return first, second, third
 
@@ -69,15 +78,32 @@ def add_serve_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
     serve.add_argument(
         "--gc-thresholds",
         type=_gc_thresholds,
-        default=(50_000, 20, 1_000),
+        default=DEFAULT_THRESHOLDS,
         metavar="N0,N1,N2",
-        help="the garbage collector's thresholds (50000,20,1000; Python's default is 700,10,10)",
+        help=f"the garbage collector's thresholds ({_THRESHOLDS_TEXT}; Python's default is "
+        "700,10,10)",
     )
     serve.add_argument(
         "--gc-freeze",
         action=argparse.BooleanOptionalAction,
         default=True,
-        help="after start-up, keep the objects made so far out of garbage collections (on)",
+        help="keep what start-up made, and every --gc-freeze-seconds what survived, out "
+        "of later garbage collections (on)",
+    )
+    serve.add_argument(
+        "--gc-freeze-seconds",
+        type=positive_float,
+        default=DEFAULT_FREEZE_SECONDS,
+        metavar="S",
+        help=f"how often survivors are frozen ({DEFAULT_FREEZE_SECONDS:g})",
+    )
+    serve.add_argument(
+        "--gc-full-seconds",
+        type=non_negative_float,
+        default=DEFAULT_FULL_SECONDS,
+        metavar="S",
+        help="how often the frozen objects are collected in full, freeing the reference "
+        f"cycles among them; the one long pause (0: never) ({DEFAULT_FULL_SECONDS:g})",
     )
     serve.add_argument(
         "--log-format",
@@ -204,10 +230,14 @@ def run_serve(args: argparse.Namespace, build_app: Callable[[ServerConfig], Star
 
     config = serve_config(args)
     where = config.database_url().split("@")[-1]  # never the user and password
-    # Rooms, states and views are many small long-lived objects, so Python's default
-    # collection thresholds run slow full collections often; rarer collections cut
-    # the 500-room p99 move latency from about 170 ms to about 70 ms (operations.md).
-    gc.set_threshold(*args.gc_thresholds)
+    # Rooms and connections are many small long-lived objects, which Python's default
+    # thresholds scan again and again: see collector.py and docs/performance.md.
+    collector = CollectorPolicy(
+        args.gc_thresholds,
+        args.gc_freeze_seconds if args.gc_freeze else 0.0,
+        args.gc_full_seconds,
+    )
+    gc.set_threshold(*collector.thresholds)
     app = build_app(config)
     table = app.state.table
     log_level = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING}
@@ -226,11 +256,8 @@ def run_serve(args: argparse.Namespace, build_app: Callable[[ServerConfig], Star
         print(
             f"cardtable table: open http://{args.host}:{args.port}/ (database: {where})", flush=True
         )
-        if args.gc_freeze:
-            # What start-up made (modules, the restored rooms) lives as long as the
-            # process: kept out of every later collection, which then scans less.
-            gc.collect()
-            gc.freeze()
+        collector.start()
+        collecting = asyncio.create_task(collector.run())
         # SIGUSR1 drains the node for a rolling upgrade (operations.md): its rooms are
         # handed over, /health says draining; SIGTERM then stops it.
         draining: set[asyncio.Task[int]] = set()
@@ -247,6 +274,7 @@ def run_serve(args: argparse.Namespace, build_app: Callable[[ServerConfig], Star
         try:
             await server.serve()  # the app's lifespan closes the table when it stops
         finally:
+            collecting.cancel()
             await table.close()  # unless the server never started (the port was taken)
         return 0 if server.started else 3
 

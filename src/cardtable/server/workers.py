@@ -23,6 +23,7 @@ import contextlib
 import dataclasses
 import logging
 import multiprocessing
+import os
 import signal
 import traceback
 from collections.abc import Callable
@@ -45,11 +46,19 @@ class WorkerJobError(Exception):
     """The job raised in the worker; the message holds its type, text and traceback."""
 
 
+#: How much lower a worker's scheduling priority is than the server's (``nice``): when
+#: bots keep every core busy, the kernel still gives the event loop the CPU first, so
+#: the human rooms' moves wait for no bot.
+WORKER_NICENESS = 10
+
+
 def _worker_main(conn: Connection) -> None:
     """A worker: run jobs from the pipe until it closes (the server stopped or died)."""
     # Ctrl-C in a terminal reaches the whole process group: the server stops its
     # workers itself, in order.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with contextlib.suppress(AttributeError, OSError):  # no nice() on Windows
+        os.nice(WORKER_NICENESS)
     while True:
         try:
             function, args = conn.recv()
