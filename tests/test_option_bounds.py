@@ -1,6 +1,7 @@
 """Every rules field's described range is exactly what is accepted: its boundary values
 pass and one past them is refused, naming the field and the range, in the engine, over
-the server protocol and on the command line.
+the server protocol and on the command line (``cardtable sim --option NAME=VALUE``, and
+``cardtable play`` with each option's own flag).
 
 The values come from the generated description (:mod:`cardtable.rules_options`, which
 reads each field's ``option()`` metadata), so a field added to a rules dataclass is
@@ -108,7 +109,7 @@ def _unmet_requirements(
             if not _refused_by(rules, field.name, value, need.allowed_key):
                 continue
             seen.add((field.name, need.allowed_key))
-            found.append((others, field.name, value, False, ALLOWED[need.allowed_key]))
+            found.append((others, field.name, value, False, need.english))
             break
     return found
 
@@ -133,7 +134,7 @@ def test_every_field_of_every_game_is_covered_both_ways():
             assert (game, field.name, True) in covered, (game, field.name)
             assert (game, field.name, False) in covered, (game, field.name)
             for need in field.option.requires:  # each requirement is seen refusing
-                assert (game, field.name, ALLOWED[need.allowed_key]) in refusals, need
+                assert (game, field.name, need.english) in refusals, need
     # The limits that follow the player count are each tried at every count.
     assert {value for g, _, n, value, ok, _ in CASES if (g, n) == ("skipbo", "stock_size")} >= {
         5, 30, 27, 22, 4, 31, 28, 23, None,
@@ -192,4 +193,40 @@ def test_on_the_command_line(capsys):
             assert code == 0, (where, err)
         else:
             assert code == 2, where
+            assert f"option {name!r}: {words}" in err, (where, err)
+
+
+def _play_flags(game: str, options: dict[str, Any]) -> list[str]:
+    """``cardtable play`` flags for ``options``: ``--teams`` / ``--no-teams``, ``--stock-size
+    auto``, ``--end-score 60``; a value no flag can spell (2 for a yes/no option) as
+    ``--option NAME=VALUE``."""
+    argv: list[str] = []
+    for name, value in options.items():
+        spec = next(spec for spec in option_specs(game) if spec.name == name)
+        if spec.kind == "bool" and isinstance(value, bool):
+            argv.append(spec.flag if value else "--no-" + spec.flag[2:])
+        elif spec.kind == "bool":
+            argv += ["--option", f"{name}={value}"]
+        else:
+            argv += [spec.flag, "auto" if value is None else str(value)]
+    return argv
+
+
+def test_on_the_command_line_with_the_play_command_s_flags(capsys, monkeypatch):
+    started: list[Any] = []
+
+    def run(app: object) -> None:  # the app is built, never run
+        started.append(app)
+
+    monkeypatch.setattr("cardtable.tui.app.TableApp.run", run)
+    for game, others, name, value, accepted, words in CASES:
+        argv = ["play", game, *_play_flags(game, {**others, name: value}), "--seed", "1"]
+        code = main(argv)
+        _, err = capsys.readouterr()
+        where = (game, name, value, others)
+        if accepted:
+            assert code == 0 and len(started) == 1, (where, err)
+            assert getattr(started.pop().source.state.rules, name) == value, where
+        else:
+            assert code == 2 and started == [], where
             assert f"option {name!r}: {words}" in err, (where, err)

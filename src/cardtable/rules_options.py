@@ -21,7 +21,7 @@ import textwrap
 from collections.abc import Callable
 from typing import Any
 
-from .core import ALLOWED, OptionError, RulesBase, option_fields
+from .core import OptionError, RulesBase, option_fields
 from .games import game_names, get_game
 
 #: The option that other limits may depend on.
@@ -214,7 +214,7 @@ def requirements_text(game_name: str, name: str) -> str:
     """What an option needs of the others (a yes/no option when on), in the engine's
     words ("" when nothing)."""
     field = next(f for f in option_fields(get_game(game_name).rules_type) if f.name == name)
-    return "; ".join(ALLOWED[need.allowed_key] for need in field.option.requires)
+    return "; ".join(need.english for need in field.option.requires)
 
 
 def options_markdown(game_name: str) -> str:

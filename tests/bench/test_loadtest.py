@@ -17,6 +17,7 @@ from typing import Any
 
 from cardtable.bench.loadtest import (
     LoadOptions,
+    bot_of_room,
     format_report,
     percentile,
     rss_bytes,
@@ -134,6 +135,12 @@ def test_loadtest_starts_bot_rooms_beside_the_human_rooms(tmp_path, capsys):
     assert report["errors"] == 0, report["error_kinds"]
     assert re.search(r"^bot rooms +2 of 2 \(greedy\), \d+ bot moves during play$",
                      capsys.readouterr().out, re.MULTILINE)  # fmt: skip
+
+
+def test_bot_rooms_take_the_listed_levels_in_turn():
+    levels = [bot_of_room("easy, medium,hard,expert", index) for index in range(6)]
+    assert levels == ["easy", "medium", "hard", "expert", "easy", "medium"]
+    assert bot_of_room("greedy", 5) == "greedy"
 
 
 def test_seats_reconnect_through_a_server_restart_and_lose_nothing(tmp_path):

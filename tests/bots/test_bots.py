@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from cardtable.bots import bot_names, make_bot
 from cardtable.bots.expert import SkipBoExpert, SkyjoExpert
-from cardtable.bots.levels import LEVELS, make_level_bot
+from cardtable.bots.levels import LEVELS, resolve_bot
 from cardtable.bots.montecarlo import Budget
 from cardtable.core import GameState, Rng
 from cardtable.games import get_game
@@ -46,9 +46,11 @@ def random_position(game: str, seed: int, moves: int) -> GameState[Any]:
 def test_registered_with_levels(game: str) -> None:
     assert {"naive", "greedy", "hard", "expert", "random"} <= set(bot_names(game))
     for level, name in LEVELS.items():
-        assert make_level_bot(game, level).name == name
-    with pytest.raises(KeyError):
-        make_level_bot(game, "grandmaster")
+        assert resolve_bot(game, level) == name
+        assert make_bot(game, resolve_bot(game, level)).name == name
+    assert resolve_bot(game, "random") == "random"  # a bot's own name is taken as it is
+    with pytest.raises(KeyError, match=r"'grandmaster'.*known: easy, medium, hard, expert"):
+        resolve_bot(game, "grandmaster")
 
 
 @settings(max_examples=40, deadline=None)

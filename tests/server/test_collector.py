@@ -11,7 +11,6 @@ import pytest
 
 from cardtable.server.collector import CollectorPolicy
 
-
 QUIET = (10**8, 50, 1_000)
 
 

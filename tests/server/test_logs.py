@@ -15,6 +15,7 @@ from cardtable.server.config import ServerConfig
 from cardtable.server.logs import FIELDS, JsonFormatter, TextFormatter, configure
 from cardtable.server.protocol import SeatSpec
 from cardtable.server.table import Table
+from cardtable.statuses import SeatKind
 
 from .test_command import _parse
 
@@ -33,8 +34,7 @@ def _play(tmp_path) -> tuple[str, dict[str, str], int]:
         )  # fmt: skip
         await table.open()
         try:
-            seats = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]
-            specs = [SeatSpec(**seat) for seat in seats]
+            specs = [SeatSpec(kind=SeatKind.HUMAN), SeatSpec(kind=SeatKind.BOT, bot="greedy")]
             created = await table.create_room(
                 "skyjo", {"players": 2, "end_score": 10}, specs, "Ann", "198.51.100.1"
             )

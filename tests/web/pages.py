@@ -36,6 +36,67 @@ def new_page(
     return page
 
 
+# The two screens whole games are played on (issue 19): a 375x812 phone with touch, and
+# a 1280x800 laptop with a mouse.
+DEVICES = ["phone", "desktop"]
+SCREENS = {"phone": (375, 812), "desktop": (1280, 800)}
+
+
+def device_page(browser: Any, base: str, device: str, lang: str = "en") -> Any:
+    """A page on ``device`` ("phone": touch and a mobile viewport; "desktop": a mouse),
+    under no CSP (see new_page); ``page.device`` names it."""
+    width, height = SCREENS[device]
+    phone = device == "phone"
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        has_touch=phone,
+        is_mobile=phone,
+        locale=lang,
+        bypass_csp=True,
+    )
+    context.add_init_script(f"localStorage.setItem('cardtable.lang', '{lang}')")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    page.device = device
+    page.goto(base + "/")
+    page.wait_for_selector("body[data-ready='1']", timeout=TIMEOUT)
+    page.wait_for_selector("#create", timeout=TIMEOUT)
+    return page
+
+
+# A short 2-player game of each game against the greedy bot, for whole-game tests.
+SHORT_GAMES: dict[str, dict[str, Any]] = {
+    "skyjo": {"players": 2, "end_score": 20},
+    "skipbo": {"players": 2, "stock_size": 5},
+}
+
+
+def short_game(browser: Any, base: str, device: str, game: str) -> Any:
+    """A page on ``device`` at a started short game of ``game`` (see SHORT_GAMES), once
+    the player may move."""
+    page = device_page(browser, base, device)
+    create_table(page, game, "Alice", SHORT_GAMES[game], ["greedy"])
+    start(page)
+    page.wait_for_selector(".src-legal, .tgt-legal", timeout=TIMEOUT)
+    return page
+
+
+def rematch(page: Any) -> None:
+    """From the final scores, the host's rematch: the same seats, started again (a short
+    game may end, a bot winning, before a test has seen enough moves)."""
+    page.click("#rematch")
+    page.wait_for_function("document.body.dataset.page === 'lobby'", timeout=TIMEOUT)
+    start(page)
+    page.wait_for_selector(".src-legal, .tgt-legal", timeout=TIMEOUT)
+
+
+def shots_dir() -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    return SHOTS
+
+
 def create_table(page: Any, game: str, name: str, options: dict[str, Any], seats: list[str]) -> str:
     """Fill the home form; ``seats`` lists seats 2.. as 'human' or a bot name."""
     page.check(f"input[name=game][value={game}]")

@@ -4,6 +4,7 @@ a Skyjo table: no serious or critical violation; cards have accessible names."""
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
 import pytest
@@ -53,4 +54,14 @@ def test_a_table(server, browser, game):
         ".map(e => e.dataset.id)",
     )
     assert unnamed == [] or all(i.startswith("handof:") for i in unnamed)
+    # Named by what a player needs: where a card is and what it shows, whose pile it is,
+    # its top card and how many cards it holds.
+    if game == "skyjo":
+        cell = page.get_attribute('[data-id="cell:0:5"]', "aria-label")
+        assert re.fullmatch(r"row 2, column 2: (face down|-?\d+)", cell), cell
+        grid = page.locator('[data-id="cell:0:5"]').evaluate("e => e.closest('.grid').ariaLabel")
+        assert grid == "Your grid"
+    else:
+        stock = page.get_attribute('[data-id="stock:0"]', "aria-label")
+        assert re.fullmatch(r"Your stock pile: top card (\d+|Skip-Bo card), 5 cards", stock), stock
     page.context.close()

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from cardtable.i18n import placeholders
-from cardtable.web.catalogs import LANGUAGES, browser_catalog, common_catalog, web_catalog
+from cardtable.i18n import LANGUAGES, catalog, placeholders
+from cardtable.web.catalogs import browser_catalog, web_catalog
 from cardtable.web.options import all_games
 
 from ..core.test_error_words import server_error_codes
@@ -39,6 +39,11 @@ def test_every_key_in_the_scripts_exists():
     assert len(used) > 150
     # A key worded by a count exists as its plural forms ("key.one", "key.other").
     assert sorted(key for key in used - set(english) if f"{key}.other" not in english) == []
+    # The review is worded by the terminal's keys (one wording of it): they exist too.
+    shared = catalog("en")
+    review = set(re.findall(r'"(review\.[a-z0-9_.]*[a-z0-9_])"', _js()))
+    assert {"review.summary", "review.best", "review.decisions"} <= review
+    assert sorted(key for key in review if key not in shared and f"{key}.other" not in shared) == []
 
 
 def test_dynamic_keys_exist():
@@ -76,10 +81,10 @@ def test_the_page_knows_every_error_code_of_the_server():
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_page_gets_the_allowed_values_of_options_in_its_catalog(lang):
     # A refused option says what it allows from these shared keys (allowed_key).
-    allowed = {key for key in common_catalog("en") if key.startswith("allowed.")}
+    allowed = {key for key in catalog("en") if key.startswith("allowed.")}
     assert "allowed.optional_int" in allowed
     merged = browser_catalog(lang)
-    assert all(merged[key] == common_catalog(lang)[key] for key in allowed)
+    assert all(merged[key] == catalog(lang)[key] for key in allowed)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -91,20 +96,20 @@ def test_browser_catalog_merges_common_and_web(lang):
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_page_gets_the_advisor_s_reasons_in_its_catalog(lang):
     # The hint and the review word the advisor's reasons from these shared keys.
-    advice = {key for key in common_catalog("en") if key.startswith("advice.")}
+    advice = {key for key in catalog("en") if key.startswith("advice.")}
     assert "advice.separator" in advice and len(advice) > 20
     merged = browser_catalog(lang)
     assert advice <= set(merged)
-    assert all(merged[key] == common_catalog(lang)[key] for key in advice)
+    assert all(merged[key] == catalog(lang)[key] for key in advice)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_page_gets_the_refusals_in_its_catalog(lang):
     # A refused move is worded from these shared keys (the server sends reason_key).
-    refusals = {key for key in common_catalog("en") if key.startswith("refusal.")}
+    refusals = {key for key in catalog("en") if key.startswith("refusal.")}
     assert {"refusal.skipbo.card_a", "refusal.skyjo.setup_first"} <= refusals
     merged = browser_catalog(lang)
-    assert all(merged[key] == common_catalog(lang)[key] for key in refusals)
+    assert all(merged[key] == catalog(lang)[key] for key in refusals)
     # The keys the page names itself are among them.
     used = set(re.findall(r'"(refusal\.[a-z0-9_.]*[a-z0-9_])"', _js()))
     assert used and used <= refusals

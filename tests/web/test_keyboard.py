@@ -1,12 +1,18 @@
-"""Whole games with the keyboard only: after each move the focus lands on a card that
+"""Whole 2-player games of both games with the keyboard only, on a 375x812 touch phone
+(a keyboard attached) and at 1280x800: after each move the focus lands on a card that
 can be played, so each move takes a key press or two, not thirty."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
-from .pages import TIMEOUT, create_table, new_page, over, start, version
+import pytest
 
+from .pages import DEVICES, TIMEOUT, over, rematch, short_game, version
+
+STATIC = Path(__file__).parents[2] / "src" / "cardtable" / "web" / "static"
 FOCUSED_LEGAL = """() => {
   const el = document.activeElement;
   return Boolean(el && (el.classList.contains('src-legal') || el.classList.contains('tgt-legal')));
@@ -40,11 +46,9 @@ def play_by_keyboard(page: Any, limit: int = 400) -> tuple[int, int]:
     return presses, moves
 
 
-def test_a_whole_skyjo_game_by_keyboard(server, browser, shots):
-    page = new_page(browser, server)
-    create_table(page, "skyjo", "Alice", {"players": 2, "end_score": 20}, ["greedy"])
-    start(page)
-    page.wait_for_selector(".tgt-legal", timeout=TIMEOUT)
+@pytest.mark.parametrize("device", DEVICES)
+def test_a_whole_skyjo_game_by_keyboard(server, browser, shots, device):
+    page = short_game(browser, server, device, "skyjo")
     # The tab says it is this player's turn: its title and a dot on its icon.
     icon = "document.querySelector('link[rel=icon]').href"
     assert page.title().startswith("● Your turn · ")
@@ -55,16 +59,16 @@ def test_a_whole_skyjo_game_by_keyboard(server, browser, shots):
     assert moves >= 6
     # Setting up, drawing and placing: the focus is already where the move is made.
     assert presses <= 1.5 * moves + 10, (presses, moves)
-    page.screenshot(path=shots / "keyboard-skyjo-summary.png")
+    page.screenshot(path=shots / f"keyboard-skyjo-summary-{device}.png")
     assert not page.errors
     page.context.close()
 
 
-def test_a_whole_skipbo_game_by_keyboard_with_the_arrows_and_the_help(server, browser, shots):
-    page = new_page(browser, server)
-    create_table(page, "skipbo", "Alice", {"players": 2, "stock_size": 5}, ["greedy"])
-    start(page)
-    page.wait_for_selector(".src-legal", timeout=TIMEOUT)
+@pytest.mark.parametrize("device", DEVICES)
+def test_a_whole_skipbo_game_by_keyboard_with_the_arrows_and_the_help(
+    server, browser, shots, device
+):
+    page = short_game(browser, server, device, "skipbo")
     page.wait_for_function(FOCUSED_LEGAL, timeout=TIMEOUT)
     # The arrows move between cards by where they are: Right then Left comes back.
     page.evaluate("window.firstFocus = document.activeElement")
@@ -75,16 +79,29 @@ def test_a_whole_skipbo_game_by_keyboard_with_the_arrows_and_the_help(server, br
     assert moved[0] and moved[1]
     page.keyboard.press("ArrowLeft")
     assert page.evaluate("document.activeElement === window.firstFocus")
+    # Moved by keys, the focus shows its ring in the focus colour, which no card state
+    # uses (see below).
+    ring = page.evaluate(
+        "[document.activeElement.matches(':focus-visible'),"
+        " getComputedStyle(document.activeElement).outlineColor]"
+    )
+    assert ring == [True, "rgb(123, 44, 255)"], ring
     # "?" lists the shortcuts; Escape closes the list and gives the focus back.
     page.keyboard.press("?")
     page.wait_for_selector("#keys-dialog", timeout=TIMEOUT)
     assert page.evaluate("document.activeElement.id") == "keys-close"
     assert page.locator("#keys-dialog kbd").count() >= 6
-    page.screenshot(path=shots / "keyboard-help.png")
+    page.screenshot(path=shots / f"keyboard-help-{device}.png")
     page.keyboard.press("Escape")
     page.wait_for_selector("#keys-dialog", state="detached", timeout=TIMEOUT)
     page.keyboard.press("Tab")  # back on the table from the help button
     presses, moves = play_by_keyboard(page)
+    for _ in range(3):
+        if moves >= 5:
+            break
+        rematch(page)  # the bot won at once: another game (the host's rematch)
+        more_presses, more_moves = play_by_keyboard(page)
+        presses, moves = presses + more_presses, moves + more_moves
     assert moves >= 5
     assert presses <= 2.5 * moves + 10, (presses, moves)
     # The final scores can be closed to look at the table, and opened again.
@@ -94,3 +111,14 @@ def test_a_whole_skipbo_game_by_keyboard_with_the_arrows_and_the_help(server, br
     page.wait_for_selector(".match-summary", timeout=TIMEOUT)
     assert not page.errors
     page.context.close()
+
+
+def test_the_focus_colour_marks_the_focus_only():
+    """The keyboard focus ring's colour (--focus) is used by focus rules alone, so it
+    never looks like a playable, selected, target or hinted card."""
+    css = (STATIC / "css" / "style.css").read_text(encoding="utf-8")
+    assert "--focus: #7b2cff" in css
+    rules = re.findall(r"([^{}]+)\{([^{}]*)\}", css)
+    using = [selector.strip() for selector, body in rules if "var(--focus)" in body]
+    assert using and all("focus" in selector for selector in using), using
+    assert css.count("#7b2cff") == 1

@@ -145,15 +145,21 @@ EVENTS = {
         {"type": "GameEnded", "blocked": True, "winners": []},
     ],
 }
-WORDS = """([game, events]) => import(window.cardtable.js + "words.js").then((m) => {
+# A view's draw for the deal (Skip-Bo, sheet 003): a first pass tied at 12, then a second.
+CUT = [[[0, 7], [1, 12], [2, 12]], [[1, 3], [2, 0]]]
+WORDS = """([game, events, cut]) => Promise.all([
+    import(window.cardtable.js + "words.js"), import(window.cardtable.js + game + ".js")])
+  .then(([m, g]) => {
   const lines = m.describe(game, {seat: 0, events});
+  const opening = g.openingLines({cut});
   const name = (seat) => `P${seat}`;
-  const keys = lines.flatMap((l) => l.parts.map((p) => p.key));
+  const keys = [...opening, ...lines].flatMap((l) => l.parts.map((p) => p.key));
   // The lines worded otherwise for the reader whose things they are about ("Your ...").
   const worded = (part, me) => m.lineText({seat: 0, parts: [part]}, name, me);
   const own = lines.flatMap((l) => l.parts)
     .filter((p) => [0, 1, 2, 3].some((me) => worded(p, me) !== worded(p, null))).map((p) => p.key);
-  return {keys, own, texts: lines.map((l) => m.lineText(l, name))};
+  return {keys, own, texts: lines.map((l) => m.lineText(l, name)),
+          opening: opening.map((l) => m.lineText(l, name))};
 })"""
 
 
@@ -166,7 +172,7 @@ def test_every_kind_of_log_line_is_kept_as_keys_and_worded_in_each_language(serv
             page.wait_for_function("lang => document.documentElement.lang === lang", arg=lang)
         wild = browser_catalog(lang)["web.card.wild"]
         for game, events in EVENTS.items():
-            shown = page.evaluate(WORDS, [game, events])
+            shown = page.evaluate(WORDS, [game, events, CUT])
             used |= set(shown["keys"])
             # A line about the reader's own things is worded by its "_you" form.
             own = {key for key in shown["keys"] if f"{key}_you" in browser_catalog(lang)}
@@ -177,8 +183,18 @@ def test_every_kind_of_log_line_is_kept_as_keys_and_worded_in_each_language(serv
             assert not worded_in(texts, lang), (lang, game)
             if lang != "en":
                 assert not [text for text in texts if not worded_in([text], "en")], (lang, game)
-            # Names and cards are worded too: seats by name, the wild card by its name.
-            assert ("P0, P2" if game == "skipbo" else "P0") in texts[-2 if game == "skipbo" else -1]
+            # Names and cards are worded too: seats by name (several as the language lists
+            # them), the wild card by its name.
+            both = {"en": "P0 and P2", "fr": "P0 et P2", "de": "P0 und P2", "it": "P0 e P2"}
+            assert (both[lang] if game == "skipbo" else "P0") in texts[
+                -2 if game == "skipbo" else -1
+            ]
+            words = browser_catalog(lang)
+            if game == "skipbo":
+                draws = f"P0 7, P1 12, P2 12; {words['web.skipbo.cut_then']} P1 3, P2 {wild}"
+                assert shown["opening"] == [words["web.log.skipbo.cut"].format(draws=draws)]
+            else:
+                assert shown["opening"] == []
             if game == "skipbo":
                 assert all(wild in text for text in texts[3:9]), (lang, texts[3:9])
             else:

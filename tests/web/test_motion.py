@@ -17,21 +17,34 @@ from .pages import (
     start,
 )
 
-# Counts the flying cards, and at each one's start presses a key on the table: the
-# flight running then ([1 animation, ...]) must be over at once ([..., 0]), not 260 ms
-# later.
+# Counts the flying cards, and at each one's start presses a key or touches the table,
+# in turn: the flight running then ([1 animation, ...]) must be over at once ([..., 0]),
+# not 260 ms later.
 WATCH_FLIGHTS = """
 window.__flights = 0;
 window.__skipped = [];
+window.__sizes = [];
 new MutationObserver((records) => {
   for (const record of records) for (const node of record.addedNodes) {
     if (!(node instanceof HTMLElement) || !node.classList.contains("flying")) continue;
     window.__flights += 1;
+    // The flying copy is drawn at the size of the card where it lands (its face, its
+    // number), though it flies outside the board that scales the cards.
+    const land = [...document.querySelectorAll(".landing")]
+      .find((el) => Math.abs(el.getBoundingClientRect().left - parseFloat(node.style.left)) < 0.5);
+    const sizes = (el) => [...el.querySelectorAll(".face, .big")].map((e) => e.offsetHeight);
+    if (land) window.__sizes.push([sizes(node), sizes(land)]);
+    // Nor does it turn over on its way (only its flight moves it).
+    const turning = [...node.querySelectorAll("*")].filter((e) => e.getAnimations().length);
+    if (turning.length) window.__turning = (window.__turning || 0) + 1;
     if (window.__skipKey) {
       const running = node.getAnimations().length;
-      const key = new KeyboardEvent("keydown", { key: "Shift", bubbles: true });
-      document.querySelector(".roomhost").dispatchEvent(key);
-      window.__skipped.push([running, node.getAnimations().length]);
+      const touch = window.__skipped.length % 2 === 1;
+      const skip = touch
+        ? new PointerEvent("pointerdown", { bubbles: true, pointerType: "touch", button: 0 })
+        : new KeyboardEvent("keydown", { key: "Shift", bubbles: true });
+      document.querySelector(".roomhost").dispatchEvent(skip);
+      window.__skipped.push([touch ? "touch" : "key", running, node.getAnimations().length]);
     }
   }
 }).observe(document, { childList: true, subtree: true });
@@ -89,10 +102,14 @@ def test_moves_fly_unless_reduced_motion_is_asked_and_a_key_skips_a_flight(serve
         assert page.locator(".ghost, .landing").count() == 0
     else:
         assert flights >= 3  # the player's moves and the bot's
+        sizes = page.evaluate("window.__sizes")
+        assert sizes and all(flying == landed for flying, landed in sizes), sizes
+        assert page.evaluate("window.__turning || 0") == 0
         page.evaluate("window.__skipKey = true")
-        _moves(page, 4)
+        _moves(page, 6)
         skipped = page.evaluate("window.__skipped")
-        assert skipped and all(pair == [1, 0] for pair in skipped), skipped
+        assert {how for how, _, _ in skipped} == {"key", "touch"}, skipped
+        assert all(counts == [1, 0] for _, *counts in skipped), skipped
     assert not page.errors
     page.context.close()
 

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from cardtable.bots import bot_names
 from cardtable.core import OptionError
 from cardtable.games import game_names, get_game
 from cardtable.rules_options import bounds_by_players, option_specs
@@ -154,3 +155,11 @@ def test_no_smallest_value_depends_on_the_player_count(game):
     for spec in option_specs(game):
         lows = {low for low, _ in bounds_by_players(game, spec.name).values()}
         assert len(lows) <= 1, spec.name
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_the_bots_are_offered_weakest_first_with_greedy_chosen(game):
+    offered = game_options(game)
+    assert offered["bots"][:5] == ["random", "naive", "greedy", "hard", "expert"]
+    assert sorted(offered["bots"]) == sorted(bot_names(game))
+    assert offered["default_bot"] == "greedy"

@@ -3,7 +3,17 @@ being typed into and a drag in progress all survive them."""
 
 from __future__ import annotations
 
-from .pages import TIMEOUT, create_table, new_page, start, version, wait_change
+from .pages import (
+    TIMEOUT,
+    create_table,
+    dismiss_round_summary,
+    new_page,
+    settle,
+    skyjo_step,
+    start,
+    version,
+    wait_change,
+)
 
 
 def room(page, server, code):
@@ -70,3 +80,49 @@ def test_a_server_event_mid_drag_neither_cancels_the_drag_nor_waits_for_it(serve
     assert not page.errors
     for p in (page, watcher):
         p.context.close()
+
+
+# Records whether each press of the pointer began on a card still landing (flying in).
+WATCH_PRESSES = """
+window.__pressedLanding = [];
+document.addEventListener("pointerdown", (e) => {
+  window.__pressedLanding.push(Boolean(e.target.closest && e.target.closest(".landing")));
+}, true);
+"""
+
+
+def test_a_drag_started_while_the_card_is_still_flying_in_is_played(server, browser, shots):
+    """Issue 19: a drag started within about 0.3 s of the last card landing failed (the
+    landing card was hidden and the page rebuilt). The card just drawn flies to the held
+    place; it is dragged from there onto the grid at once, before its flight ends."""
+    page = new_page(browser, server)
+    page.add_init_script(WATCH_PRESSES)
+    page.reload()
+    page.wait_for_selector("#create", timeout=TIMEOUT)
+    create_table(page, "skyjo", "Alice", {"players": 2, "end_score": 100}, ["greedy"])
+    start(page)
+    caught = 0
+    for _ in range(8):  # turns: a slow machine may end a flight before the press
+        while not page.locator('[data-id="draw"].src-legal').count():
+            dismiss_round_summary(page)
+            if not skyjo_step(page):  # the setup's reveals, or the bot's turn
+                page.wait_for_timeout(30)
+        settle(page)
+        before = version(page)
+        page.click('[data-id="draw"]')
+        wait_change(page, before)  # drawn: the card flies to the held place
+        drawn = version(page)
+        source = page.locator('[data-id="held"]').bounding_box()
+        target = page.locator(".tgt-legal").first.bounding_box()
+        page.mouse.move(source["x"] + 10, source["y"] + 10)
+        page.mouse.down()
+        page.mouse.move(target["x"] + 10, target["y"] + 10, steps=4)
+        page.mouse.up()
+        wait_change(page, drawn)  # the drop played the exchange (nobody else may move)
+        caught += page.evaluate("window.__pressedLanding.at(-1)")
+        if caught >= 2:
+            break
+    page.screenshot(path=shots / "drag-while-flying.png")
+    assert caught >= 1, "no press began during a flight: the case was not tried"
+    assert not page.errors
+    page.context.close()

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from cardtable.web.catalogs import LANGUAGES, browser_catalog
+from cardtable.i18n import LANGUAGES
+from cardtable.web.catalogs import browser_catalog
 
 from .pages import TIMEOUT, create_table, new_page, start
 

@@ -66,7 +66,13 @@ def test_the_review_speaks_the_page_s_language(server, browser):
     page.click("#review")
     page.wait_for_selector("#review-list", timeout=REVIEW_TIMEOUT)
     text = page.inner_text("#review-list")
-    assert "Vos coups analysés" in text and "décisions avec un choix analysées" in text
+    # Counted as French counts: "1 décision", "2 décisions", "le meilleur coup 1 fois".
+    assert "Vos coups analysés" in text
+    assert re.search(
+        r"Coups analysés : \d+ sur (vos|votre) \d+ décisions? avec un choix ; "
+        r"le meilleur coup \d+ fois\.",
+        text,
+    ), text
     for index in range(page.locator("#review-list li.reviewed").count()):
         item = page.locator("#review-list li.reviewed").nth(index).inner_text()
         assert "Ce coup vous a coûté environ" in item and "Mieux : " in item

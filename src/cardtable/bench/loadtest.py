@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import Any
 
 from ..argtypes import non_negative_int, positive_float, positive_int
+from ..statuses import SeatKind
 
 #: Seconds a move may wait for its broadcast before it counts as unanswered.
 MOVE_TIMEOUT = 10.0
@@ -658,8 +659,15 @@ def _bot_moves(url: str) -> int | None:
     return None
 
 
-async def start_bot_room(options: LoadOptions) -> None:
-    """Create a room whose every seat is ``options.bot`` and start it (its bots then
+def bot_of_room(levels: str, index: int) -> str:
+    """The level of bot room ``index``: ``levels`` (comma-separated) taken in turn."""
+    names = [name.strip() for name in levels.split(",") if name.strip()]
+    return names[index % len(names)]
+
+
+async def start_bot_room(options: LoadOptions, index: int = 0) -> None:
+    """Create bot room number ``index``, every seat one of ``options.bot``'s levels (a
+    comma-separated list, taken in turn by the rooms), and start it (its bots then
     play on their own, in the server's bot workers, with nobody connected)."""
     from websockets.asyncio.client import connect
 
@@ -668,7 +676,7 @@ async def start_bot_room(options: LoadOptions) -> None:
     body: dict[str, Any] = {
         "game": options.game,
         "options": {"players": players, **options.options},
-        "seats": [{"kind": "bot", "bot": options.bot}] * players,
+        "seats": [{"kind": SeatKind.BOT.value, "bot": bot_of_room(options.bot, index)}] * players,
     }
     created = await asyncio.to_thread(_post_json, f"{base}/api/rooms", body)
     async with connect(created["ws_url"], open_timeout=60, proxy=None) as ws:
@@ -724,17 +732,17 @@ async def run_loadtest(
 
     setup_started = time.perf_counter()
 
-    async def bot_room() -> bool:
+    async def bot_room(index: int) -> bool:
         async with gate:
             try:
-                await start_bot_room(options)
+                await start_bot_room(options, index)
             except (OSError, TimeoutError, ValueError, KeyError) as error:
                 stats.error(f"bot_setup_{type(error).__name__}")
                 stats.note(f"bot room setup: {error!r}")
                 return False
             return True
 
-    bot_rooms = sum(await asyncio.gather(*(bot_room() for _ in range(options.bot_rooms))))
+    bot_rooms = sum(await asyncio.gather(*map(bot_room, range(options.bot_rooms))))
     ready = [
         room
         for room, ok in zip(rooms, await asyncio.gather(*map(set_up, rooms)), strict=True)
@@ -964,7 +972,12 @@ def add_loadtest_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="also start N rooms with a bot in every seat, playing beside the human rooms (0)",
     )
-    parser.add_argument("--bot", default="expert", help="the bot of those rooms (expert)")
+    parser.add_argument(
+        "--bot",
+        default="expert",
+        metavar="LEVEL[,LEVEL...]",
+        help="the bot of those rooms; several levels are taken in turn by the rooms (expert)",
+    )
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the report as JSON")
 
 

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from .base import Bot
-from .registry import make_bot
+from .registry import bot_names
 
 #: Level name -> bot name, the same for both games.
 LEVELS: dict[str, str] = {
@@ -12,10 +11,16 @@ LEVELS: dict[str, str] = {
     "hard": "hard",
     "expert": "expert",
 }
+#: The bots of the levels and the random one, weakest first.
+BY_STRENGTH: tuple[str, ...] = ("random", *LEVELS.values())
 
 
-def make_level_bot(game: str, level: str) -> Bot:
-    """The bot playing ``game`` at ``level`` (easy, medium, hard, expert)."""
-    if level not in LEVELS:
-        raise KeyError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
-    return make_bot(game, LEVELS[level])
+def resolve_bot(game: str, token: str) -> str:
+    """The bot name meant by ``token`` for ``game``: a level (easy, medium, hard, expert)
+    or a bot name; raises ``KeyError`` naming the levels and bots it knows."""
+    known = bot_names(game)
+    name = LEVELS.get(token, token)
+    if name in known:
+        return name
+    choices = ", ".join([*LEVELS, *known])
+    raise KeyError(f"unknown bot or level {token!r} for {game}; known: {choices}")

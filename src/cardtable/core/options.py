@@ -20,21 +20,18 @@ from typing import Any, ClassVar, Self
 
 from .errors import OptionError
 
-#: What an option allows, in English, by catalog key: the English catalog holds the same
-#: texts, the other catalogs their translations (a client words a ``bad_options``
-#: refusal from the key and parameters the server sends besides the English).
+#: What an option of any game allows, in English, by catalog key: the reference wording
+#: of the core's own refusals (the English catalog holds the same texts, the other
+#: catalogs their translations; a client words a ``bad_options`` refusal from the key and
+#: parameters the server sends besides the English). No text here chooses a grammatical
+#: form: a count is a bare number. What one game's option needs of the others is that
+#: game's own text (:class:`Requirement`).
 ALLOWED: dict[str, str] = {
     "allowed.int": "an integer from {low} to {high}",
     "allowed.optional_int": "null or an integer from {low} to {high}",
     "allowed.bool": "true or false",
     "allowed.object": "a JSON object of options",
     "allowed.unknown": "not an option; known: {known}",
-    "allowed.teams_players": "team play needs 4 or 6 players",
-    "allowed.needs_teams": "only with teams=true",
-    "allowed.match_points": "at least 1 when round_bonus is 0 in a match (rounds=true)",
-    "allowed.needs_no_seat": "only with first_player=null",
-    # The server's turn time limit (a table option, not rules: cardtable.server.tableopts).
-    "allowed.turn_seconds": "0 (no limit) or a number of seconds from {low} to {high}",
 }
 
 
@@ -71,12 +68,18 @@ OPTION = "cardtable.option"
 @dataclasses.dataclass(frozen=True, slots=True)
 class Requirement:
     """What an option needs of the options declared before it (and of itself):
-    ``holds(rules)``, else the option is refused with the catalog key ``allowed_key``.
-    A yes/no option's requirements apply when it is on (team play needs 4 or 6
-    players); a number's after its range (a match must score some points)."""
+    ``holds(rules)``, else the option is refused with the catalog key ``allowed_key``,
+    whose English the engine gives as ``english`` (the English catalog holds the same
+    text, tested). A yes/no option's requirements apply when it is on (team play needs 4
+    or 6 players); a number's after its range (a match must score some points)."""
 
     allowed_key: str
+    english: str
     holds: Callable[[Any], bool]
+
+    def refusal(self, field: str, value: object) -> OptionError:
+        """The :class:`OptionError` of ``field`` at ``value`` when this does not hold."""
+        return OptionError(field, self.english, value, self.allowed_key, {})
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -190,7 +193,7 @@ class RulesBase:
                 if value:
                     for need in field.option.requires:
                         if not need.holds(self):
-                            raise option_error(field.name, value, need.allowed_key)
+                            raise need.refusal(field.name, value)
                 continue
             bounds = field.option.bounds(self)
             assert bounds is not None, f"{field.name} needs low and high"
@@ -198,7 +201,7 @@ class RulesBase:
             check(field.name, value, *bounds)
             for need in field.option.requires:
                 if not need.holds(self):
-                    raise option_error(field.name, value, need.allowed_key)
+                    raise need.refusal(field.name, value)
 
     def to_json(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}

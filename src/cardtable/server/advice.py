@@ -14,7 +14,7 @@ from ..bots.review import review_message, table_review_seed
 from ..core import JSON, Rng
 from .botseats import ADVICE_MEASURE
 from .errors import RoomError
-from .seats import FINISHED, PLAYING
+from .seats import FINISHED
 from .tokens import new_seed
 
 if TYPE_CHECKING:
@@ -51,17 +51,10 @@ class Advisor:
         room = self.room
         room.check_seat_token(seat, token)
         async with room.lock:
-            if room.state is None or room.status != PLAYING:
-                raise RoomError("not_playing", "no game is being played")
-            if version != room.version:
-                raise RoomError(
-                    "stale_version", f"the room is at version {room.version}, not {version}"
-                )
-            if room.state.current_player != seat:
-                raise RoomError("not_your_turn", f"it is seat {room.state.current_player}'s turn")
+            state = room.turn_of(seat, version)
             if self._hinting:
                 raise RoomError("hint_busy", "a hint is being computed; try again in a moment")
-            world = room.state.determinize(seat, Rng(new_seed()))
+            world = state.determinize(seat, Rng(new_seed()))
             self._hinting = True
         try:
             advice = await room.table.bots.advise(

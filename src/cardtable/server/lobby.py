@@ -84,11 +84,8 @@ class Lobby:
                     raise RoomError("bad_options", str(error)) from None
             players = int(getattr(rules, "players", len(room.seats)))
             if specs is None:
-                specs = [
-                    SeatSpec(kind="human" if seat.kind == "human" else "bot", bot=seat.bot)
-                    for seat in room.seats[:players]
-                ]
-                specs += [SeatSpec(kind="human")] * (players - len(specs))
+                specs = [SeatSpec(kind=seat.kind, bot=seat.bot) for seat in room.seats[:players]]
+                specs += [SeatSpec(kind=SeatKind.HUMAN)] * (players - len(specs))
             if len(specs) != players:
                 raise RoomError("bad_seats", f"the rules have {players} seats, not {len(specs)}")
             seats = seats_from_specs(room.game.name, specs, room.seats)

@@ -15,6 +15,8 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..statuses import RoomStatus
+
 if TYPE_CHECKING:
     from .table import Table
 
@@ -103,7 +105,7 @@ class Metrics:
             out.append(f"# TYPE {name} {kind}")
             out.extend(samples)
 
-        by_status: dict[str, int] = {"lobby": 0, "playing": 0, "finished": 0}
+        by_status: dict[str, int] = {status.value: 0 for status in RoomStatus}
         connections = players = 0
         for room in table.rooms.values():
             by_status[room.status] = by_status.get(room.status, 0) + 1

@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from ..core import JSON
+from ..statuses import SeatKind
 
 MAX_VERSION = 2**53
 MAX_ACTION = 2**31
@@ -60,7 +61,7 @@ class ReviewRequest(_Message):
 
 
 class SeatSpec(_Message):
-    kind: Literal["human", "bot"]
+    kind: SeatKind
     bot: Annotated[str, Field(min_length=1, max_length=40)] | None = None
 
 
@@ -118,24 +119,6 @@ class TableSettings(_Message):
     options: Annotated[dict[str, Any], Field(min_length=1, max_length=8)]
 
 
-ClientMessage = Annotated[
-    Hello
-    | MoveMessage
-    | HintRequest
-    | ReviewRequest
-    | Configure
-    | Start
-    | Rematch
-    | Resync
-    | Ping
-    | ChatMessage
-    | ReactionMessage
-    | TableSettings,
-    Field(discriminator="type"),
-]
-_CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
-
-
 class CreateRoom(_Message):
     """Body of ``POST /api/rooms``."""
 
@@ -172,6 +155,7 @@ def describe(error: ValidationError) -> str:
     return "; ".join(parts)[:300]
 
 
+#: Every message a client may send; ``type`` tells which.
 AnyClientMessage = (
     Hello
     | MoveMessage
@@ -186,6 +170,8 @@ AnyClientMessage = (
     | ReactionMessage
     | TableSettings
 )
+ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
+_CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
 
 def parse_client_message(text: str) -> AnyClientMessage:

@@ -317,6 +317,20 @@ class Room:
         self.broadcast(record)
 
     # --- moves ---------------------------------------------------------------------------
+    def turn_of(self, seat: int, version: int) -> GameState[Any]:
+        """The game's state when it is ``seat``'s turn at ``version`` (a move or a hint
+        asked for by that seat); otherwise the refusal that says why not."""
+        if self.state is None or self.status != PLAYING:
+            raise RoomError("not_playing", "no game is being played")
+        if version != self.version:
+            raise RoomError(
+                "stale_version", f"the room is at version {self.version}, not {version}"
+            )
+        current = self.state.current_player
+        if current != seat:
+            raise RoomError("not_your_turn", f"it is seat {current}'s turn")
+        return self.state
+
     async def play(
         self, seat: int, token: str, version: int, action: int | None, move: object | None
     ) -> None:
@@ -326,15 +340,7 @@ class Room:
         if (action is None) == (move is None):
             raise RoomError("bad_message", "a move message has either 'action' or 'move'")
         async with self.lock:
-            if self.state is None or self.status != PLAYING:
-                raise RoomError("not_playing", "no game is being played")
-            if version != self.version:
-                raise RoomError(
-                    "stale_version", f"the room is at version {self.version}, not {version}"
-                )
-            current = self.state.current_player
-            if current != seat:
-                raise RoomError("not_your_turn", f"it is seat {current}'s turn")
+            self.turn_of(seat, version)
             if action is None:
                 try:
                     parsed = self.game.move_from_json(move)

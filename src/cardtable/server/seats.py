@@ -45,7 +45,7 @@ def seats_from_specs(game: str, specs: list[SeatSpec], old: list[Seat] | None = 
     seats = []
     for index, spec in enumerate(specs):
         previous = old[index] if old is not None and index < len(old) else None
-        if spec.kind == "human":
+        if spec.kind == SeatKind.HUMAN:
             if spec.bot is not None:
                 raise RoomError("bad_seats", f"seat {index}: a human seat has no bot")
             keep = previous is not None and previous.kind == SeatKind.HUMAN

@@ -386,7 +386,7 @@ class Table:
         table_options = TableOptions().changed(table_changes)
         players = int(getattr(rules, "players", 2))
         if specs is None:
-            specs = [SeatSpec(kind="human")] * players
+            specs = [SeatSpec(kind=SeatKind.HUMAN)] * players
         if len(specs) != players:
             raise RoomError("bad_seats", f"the rules have {players} seats, not {len(specs)}")
         seats = seats_from_specs(game.name, specs)

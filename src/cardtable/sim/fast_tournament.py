@@ -13,6 +13,7 @@ bots the batch engine has can play (Skyjo: ``random``, ``greedy`` and ``hard``, 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -108,6 +109,48 @@ def play_records(
     return play(rules, seat_bots, seed, indices, paired, kinds, max_moves)
 
 
+#: The columns of each game's line in a batch's ``out``: Skyjo's deal, moves, turns,
+#: rounds, seat rotation and blocked rounds; Skip-Bo's deal, moves and seat rotation.
+_SKYJO_OUT = 6
+_SKIPBO_OUT = 3
+
+
+def _play_batch(
+    make_engine: Callable[[], Any],
+    play_games: Callable[..., None],
+    out_columns: int,
+    rounds_played: Callable[[Any, np.ndarray[Any, Any]], np.ndarray[Any, Any]],
+    *,
+    seed: int,
+    indices: Indices,
+    paired: bool,
+    kinds: Indices,
+    max_moves: int,
+    extra: Callable[[Any], tuple[Any, ...]] = lambda engine: (),
+) -> tuple[Any, np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """Play the games ``indices`` on a new batch engine with a game's compiled
+    ``play_games``: the engine, each game's line of ``out`` and its points per round.
+    A game with more rounds than the record has room for makes the batch play again
+    with room for all of them (every game is a pure function of its index)."""
+    size = len(indices)
+    room = _ROUNDS
+    while True:
+        engine = make_engine()
+        cfg = np.append(engine.cfg, max_moves)
+        rngs = np.zeros(size * len(kinds), dtype=np.uint64)
+        out = np.zeros((size, out_columns), dtype=np.int64)
+        points = np.zeros((size, room, len(kinds)), dtype=np.int32)
+        scratch = np.zeros(1, dtype=np.uint64)
+        play_games(
+            engine.st, cfg, np.uint64(seed & _MASK64), indices, paired, kinds, rngs, out,
+            points, scratch, *extra(engine),
+        )  # fmt: skip
+        most = int(rounds_played(engine, out).max()) if size else 0
+        if most <= room:
+            return engine, out, points
+        room = most
+
+
 def _play_skyjo(
     rules: RulesBase,
     seat_bots: tuple[str, ...],
@@ -125,24 +168,19 @@ def _play_skyjo(
     from ..skyjo.rules import SkyjoRules
 
     assert isinstance(rules, SkyjoRules)
-    size = len(indices)
     n = len(seat_bots)
-    room = _ROUNDS
-    while True:
-        engine = SkyjoBatch(rules, size)
-        cfg = np.append(engine.cfg, max_moves)
-        rngs = np.zeros(size * n, dtype=np.uint64)
-        out = np.zeros((size, 6), dtype=np.int64)
-        points = np.zeros((size, room, n), dtype=np.int32)
-        scratch = np.zeros(1, dtype=np.uint64)
-        play_games(
-            engine.st, cfg, np.uint64(seed & _MASK64), indices, paired, kinds, rngs, out,
-            points, scratch, hard_params(HardBot()), work_array(),
-        )  # fmt: skip
-        most = int(out[:, 3].max()) if size else 0
-        if most <= room:
-            break
-        room = most  # replay the batch with room for every round
+    engine, out, points = _play_batch(
+        lambda: SkyjoBatch(rules, len(indices)),
+        play_games,
+        _SKYJO_OUT,
+        lambda engine, out: out[:, 3],
+        seed=seed,
+        indices=indices,
+        paired=paired,
+        kinds=kinds,
+        max_moves=max_moves,
+        extra=lambda engine: (hard_params(HardBot()), work_array()),
+    )
     records = []
     # Read in bulk: the final totals (the scores; the lowest wins) and blocked flags.
     totals = engine.totals.tolist()
@@ -185,24 +223,19 @@ def _play_skipbo(
     from ..skipbo.rules import SkipBoRules
 
     assert isinstance(rules, SkipBoRules)
-    size = len(indices)
     n = len(seat_bots)
-    room = _ROUNDS
-    while True:
-        engine = SkipBoBatch(rules, size)
-        cfg = np.append(engine.cfg, max_moves)
-        rngs = np.zeros(size * n, dtype=np.uint64)
-        out = np.zeros((size, 3), dtype=np.int64)
-        points = np.zeros((size, room, n), dtype=np.int32)
-        scratch = np.zeros(1, dtype=np.uint64)
-        play_games(
-            engine.st, cfg, np.uint64(seed & _MASK64), indices, paired, kinds, rngs, out,
-            points, scratch, engine.scratch,
-        )  # fmt: skip
-        most = int(engine.ints[:, k.F_ROUNDS_DONE].max()) if size else 0
-        if most <= room:
-            break
-        room = most  # replay the batch with room for every round
+    engine, out, points = _play_batch(
+        lambda: SkipBoBatch(rules, len(indices)),
+        play_games,
+        _SKIPBO_OUT,
+        lambda engine, out: engine.ints[:, k.F_ROUNDS_DONE],
+        seed=seed,
+        indices=indices,
+        paired=paired,
+        kinds=kinds,
+        max_moves=max_moves,
+        extra=lambda engine: (engine.scratch,),
+    )
     rotations = [paired_bots(seat_bots, shift, paired) for shift in range(n)]
     ints = engine.ints.tolist()
     records = []

@@ -55,13 +55,21 @@ class SkipBoRules(RulesBase):
         False,
         meaning="Team play: 4 or 6 players, partners sit opposite each other.",
         label="option.skipbo.teams",
-        requires=(Requirement("allowed.teams_players", lambda rules: rules.players in (4, 6)),),
+        requires=(
+            Requirement(
+                "allowed.teams_players",
+                "team play needs 4 or 6 players",
+                lambda rules: rules.players in (4, 6),
+            ),
+        ),
     )
     discard_to_partner: bool = option(
         False,
         meaning="Team play only: a player may also end the turn on the partner's discard piles.",
         label="option.skipbo.discard_to_partner",
-        requires=(Requirement("allowed.needs_teams", lambda rules: rules.teams),),
+        requires=(
+            Requirement("allowed.needs_teams", "only with teams=true", lambda rules: rules.teams),
+        ),
     )
     rounds: bool = option(
         False,
@@ -92,6 +100,7 @@ class SkipBoRules(RulesBase):
         requires=(
             Requirement(
                 "allowed.match_points",
+                "at least 1 when round_bonus is 0 in a match (rounds=true)",
                 lambda rules: (
                     not (rules.rounds and rules.round_bonus == 0) or rules.points_per_card > 0
                 ),
@@ -112,7 +121,13 @@ class SkipBoRules(RulesBase):
         "of the dealer starts, and the deal moves clockwise each round (only with "
         "first_player None).",
         label="option.skipbo.high_card_deal",
-        requires=(Requirement("allowed.needs_no_seat", lambda rules: rules.first_player is None),),
+        requires=(
+            Requirement(
+                "allowed.needs_no_seat",
+                "only with first_player=null",
+                lambda rules: rules.first_player is None,
+            ),
+        ),
     )
     idle_limit: int = option(
         200,

@@ -84,7 +84,7 @@ def state_from_json(cls: type[SkipBoState], data: object) -> SkipBoState:
     seed = snap["seed"]
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise SerializationError("seed must be an integer")
-    state = cls._blank(rules, seed)
+    state = cls.blank(rules, seed)
     n = rules.players
     try:
         state.rng = Rng.from_state(int(snap["rng"]))

@@ -108,7 +108,7 @@ class SkipBoState(GameState[Move]):
     # ------------------------------------------------------------------ setup
     @classmethod
     def new(cls, rules: SkipBoRules, seed: int) -> SkipBoState:
-        state = cls._blank(rules, seed)
+        state = cls.blank(rules, seed)
         n = rules.players
         if rules.first_player is not None:
             state.starter = rules.first_player
@@ -121,7 +121,11 @@ class SkipBoState(GameState[Move]):
         return state
 
     @classmethod
-    def _blank(cls, rules: SkipBoRules, seed: int) -> SkipBoState:
+    def blank(cls, rules: SkipBoRules, seed: int) -> SkipBoState:
+        """A state of ``rules`` and ``seed`` with nothing dealt and no starter chosen:
+        what :meth:`new` deals into, and what the snapshot reader
+        (:mod:`cardtable.skipbo.snapshot`) fills from a stored position. Not a playable
+        position by itself."""
         if not isinstance(rules, SkipBoRules):
             raise TypeError(f"Skip-Bo needs SkipBoRules, got {type(rules).__name__}")
         state = object.__new__(cls)
@@ -151,7 +155,7 @@ class SkipBoState(GameState[Move]):
         state.cut = []
         return state
 
-    # Attribute declarations for the type checker; instances are made by _blank.
+    # Attribute declarations for the type checker; instances are made by blank.
     rng: Rng
     n: int
     partners: tuple[int | None, ...]

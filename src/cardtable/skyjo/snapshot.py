@@ -110,12 +110,7 @@ def state_from_json(data: object) -> SkyjoState:
     except (TypeError, ValueError) as error:
         raise SerializationError(f"skyjo state: bad rules: {error}") from error
     n = rules.players
-    state = SkyjoState.__new__(SkyjoState)
-    state.rules = rules
-    state.n = n
-    state._rows = rules.rows_rule
-    state._limit = rules.turn_limit
-    state.seed = _int(obj["seed"], "seed")
+    state = SkyjoState.blank(rules, _int(obj["seed"], "seed"))
     state.rng = Rng.from_state(_int(obj["rng"], "rng", 0))
     state.history = [_int(a, "history entry", 0) for a in _list(obj["history"], "history")]
     state.round = _int(obj["round"], "round", 1)

@@ -96,14 +96,7 @@ class SkyjoState(GameState[Move]):
     # --- construction -----------------------------------------------------
     @classmethod
     def new(cls, rules: SkyjoRules, seed: int) -> Self:
-        state = cls.__new__(cls)
-        state.rules = rules
-        state.seed = seed
-        state.history = []
-        state.rng = Rng(seed)
-        state.n = rules.players
-        state._rows = rules.rows_rule
-        state._limit = rules.turn_limit
+        state = cls.blank(rules, seed)
         state.round = 0
         state.starter = None
         state.closer = None
@@ -112,6 +105,21 @@ class SkyjoState(GameState[Move]):
         state.closers = []
         state.doubled = []
         state._deal(None)
+        return state
+
+    @classmethod
+    def blank(cls, rules: SkyjoRules, seed: int) -> Self:
+        """A state of ``rules`` and ``seed`` with nothing dealt: what :meth:`new` deals
+        into, and what the snapshot reader (:mod:`cardtable.skyjo.snapshot`) fills from a
+        stored position. Not a playable position by itself."""
+        state = cls.__new__(cls)
+        state.rules = rules
+        state.seed = seed
+        state.history = []
+        state.rng = Rng(seed)
+        state.n = rules.players
+        state._rows = rules.rows_rule
+        state._limit = rules.turn_limit
         return state
 
     def _deal(self, events: list[Event] | None) -> None:

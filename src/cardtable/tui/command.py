@@ -183,7 +183,7 @@ def build_rules(args: argparse.Namespace, game_name: str) -> Any:
 
 def bot_list(game_name: str, text: str | None, default: str | None) -> list[str]:
     """The bot names of ``--bots`` (levels resolved); [] when none is given nor defaulted."""
-    from .source import resolve_bot
+    from ..bots.levels import resolve_bot
 
     bots_text = default if text is None else text
     if bots_text is None:

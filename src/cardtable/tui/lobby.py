@@ -118,6 +118,11 @@ class LobbyScreen(ModalScreen[None]):
             self.query_one("#lobby", Static).update(Group(*self.lines()))
             self.call_after_refresh(self.follow_cursor)
 
+    def say(self, key: str, **params: object) -> None:
+        """Show the catalog text ``key`` on the message line and draw the lobby."""
+        self.message = self.words(key, **params)
+        self.draw()
+
     def on_resize(self) -> None:
         self.call_after_refresh(self.draw)  # the labels' width follows the terminal's
 
@@ -275,8 +280,7 @@ class LobbyScreen(ModalScreen[None]):
     def editable(self) -> OptionSpec | None:
         """The option under the cursor, when we are the host (guests only watch)."""
         if not self.host:
-            self.message = self.words("lobby.not_host")
-            self.draw()
+            self.say("lobby.not_host")
             return None
         return self.specs[self.cursor]
 
@@ -354,12 +358,10 @@ class LobbyScreen(ModalScreen[None]):
         if spec is None:
             return
         if self.section == "seats":
-            self.message = self.words("lobby.seat_keys")
-            self.draw()
+            self.say("lobby.seat_keys")
             return
         if spec.kind != "int":
-            self.message = self.words("lobby.not_a_number")
-            self.draw()
+            self.say("lobby.not_a_number")
             return
         self.typed = (self.typed + str(digit))[:9]
         self.message = ""
@@ -387,15 +389,13 @@ class LobbyScreen(ModalScreen[None]):
         if spec is None:
             return
         if self.section == "seats":
-            self.message = self.words("lobby.seat_keys")
-            self.draw()
+            self.say("lobby.seat_keys")
             return
         self.typed = ""
         if spec.optional:
             self.change(spec, None)
         else:
-            self.message = self.words("lobby.no_auto")
-            self.draw()
+            self.say("lobby.no_auto")
 
     def action_revert(self) -> None:
         """Forget the changes the server has not accepted (and their refusals)."""
@@ -448,23 +448,31 @@ class LobbyScreen(ModalScreen[None]):
         index = min(self.seat_cursor, len(seats) - 1)
         info = seats[index]
         if info.get("kind") == SeatKind.HUMAN and info.get("taken"):
-            self.message = self.words("lobby.seat_fixed", name=str(info.get("name") or ""))
-            self.draw()
+            self.say("lobby.seat_fixed", name=str(info.get("name") or ""))
             return
         asked = self.pending_seats
         if asked is None or len(asked) != len(seats):
             asked = [
-                {"kind": "human"}
-                if seat.get("kind") == "human"
-                else {"kind": "bot", "bot": seat["bot"]}
+                {"kind": SeatKind.HUMAN.value}
+                if seat.get("kind") == SeatKind.HUMAN
+                else {"kind": SeatKind.BOT.value, "bot": seat["bot"]}
                 for seat in seats
             ]
-        kinds = ["human", *bot_names(self.source.game.name)]
-        now = "human" if asked[index]["kind"] == "human" else str(asked[index]["bot"])
+        # The choices for a seat: a person, or one of the game's bots by name.
+        kinds = [SeatKind.HUMAN.value, *bot_names(self.source.game.name)]
+        now = (
+            SeatKind.HUMAN.value
+            if asked[index]["kind"] == SeatKind.HUMAN
+            else str(asked[index]["bot"])
+        )
         position = kinds.index(now) if now in kinds else 0
         chosen = kinds[(position + delta) % len(kinds)]
         wanted = list(asked)
-        wanted[index] = {"kind": "human"} if chosen == "human" else {"kind": "bot", "bot": chosen}
+        wanted[index] = (
+            {"kind": SeatKind.HUMAN.value}
+            if chosen == SeatKind.HUMAN
+            else {"kind": SeatKind.BOT.value, "bot": chosen}
+        )
         self.pending_seats = wanted
         self.message = ""
         self.draw()

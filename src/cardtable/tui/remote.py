@@ -36,7 +36,7 @@ from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from ..core import JSON, Game, Refusal
 from ..games import get_game
-from ..statuses import RoomStatus
+from ..statuses import RoomStatus, SeatKind
 from .source import GameSource, Hint, MoveRefusedError, Notify, RefusedError, Update
 
 #: Close codes of the server that mean "do not come back".
@@ -334,7 +334,7 @@ class RemoteGame(GameSource):
     def seat_labels(self) -> list[str]:
         labels = []
         for info in self.room["seats"]:
-            if info["kind"] == "bot":
+            if info["kind"] == SeatKind.BOT:
                 labels.append(str(info.get("bot") or "bot"))
             elif info.get("away"):
                 labels.append("away")

@@ -14,9 +14,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from ..bots import Bot, bot_names, make_bot
+from ..bots import Bot, make_bot
 from ..bots.advisor import advise
-from ..bots.levels import LEVELS
 from ..bots.montecarlo import Budget
 from ..bots.review import (
     TABLE_CONFIRM,
@@ -190,16 +189,6 @@ class GameSource(ABC):
     async def start_game(self) -> None:
         """Start the room's game from its lobby (the host); raises :class:`RefusedError`."""
         raise RefusedError("no_lobby", "a local game starts at once")
-
-
-def resolve_bot(game: str, token: str) -> str:
-    """The bot name meant by ``token``: a level (easy, medium, hard, expert) or a bot name."""
-    known = bot_names(game)
-    name = LEVELS.get(token, token)
-    if name in known:
-        return name
-    choices = ", ".join([*LEVELS, *known])
-    raise KeyError(f"unknown bot or level {token!r} for {game}; known: {choices}")
 
 
 class LocalGame(GameSource):

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import functools
 
-from ..i18n import FALLBACK, LANGUAGES, catalog, read_catalog
-
-__all__ = ["FALLBACK", "LANGUAGES", "browser_catalog", "common_catalog", "web_catalog"]
+from ..i18n import catalog, read_catalog
 
 
 @functools.cache
@@ -17,11 +15,6 @@ def web_catalog(lang: str) -> dict[str, str]:
     return read_catalog(lang, f"web/{lang}.json")
 
 
-def common_catalog(lang: str) -> dict[str, str]:
-    """The catalog shared with the terminal client."""
-    return catalog(lang)
-
-
 def browser_catalog(lang: str) -> dict[str, str]:
     """Everything the page may look up in ``lang``: common keys, then the web keys."""
-    return {**common_catalog(lang), **web_catalog(lang)}
+    return {**catalog(lang), **web_catalog(lang)}

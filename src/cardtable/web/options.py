@@ -9,13 +9,12 @@ the page sends).
 from __future__ import annotations
 
 from ..bots import bot_names
+from ..bots.levels import BY_STRENGTH
 from ..core import JSON
 from ..display_names import MAX_NAME
 from ..games import game_names, get_game
 from ..rules_options import bounds_by_players, depends_on_players, limits, option_specs
 
-#: Bots from weakest to strongest; any other registered bot comes after them.
-BOT_LEVELS = ("random", "naive", "greedy", "hard", "expert")
 DEFAULT_BOT = "greedy"
 
 #: Options the page does not offer: a safeguard no real game meets, and the rules edition,
@@ -54,7 +53,8 @@ def game_options(name: str) -> JSON:
         option_entry(name, spec.name) for spec in option_specs(name) if spec.name not in HIDDEN
     ]
     known = bot_names(name)
-    bots = [bot for bot in BOT_LEVELS if bot in known] + sorted(set(known) - set(BOT_LEVELS))
+    # Weakest first; any other registered bot comes after them.
+    bots = [bot for bot in BY_STRENGTH if bot in known] + sorted(set(known) - set(BY_STRENGTH))
     return {
         "game": name,
         "title": game.title,

@@ -22,7 +22,8 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, request_response
 from starlette.staticfiles import StaticFiles
 
-from .catalogs import LANGUAGES, browser_catalog
+from ..i18n import LANGUAGES
+from .catalogs import browser_catalog
 from .delivery import IMMUTABLE, REVALIDATE, asset_version, delivered
 from .options import all_games
 

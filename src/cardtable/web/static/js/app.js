@@ -1,7 +1,7 @@
 // The single-page app: hash routes for home, room (lobby and table), replay and rules.
 import { api, playerName, rememberName, rememberSeat } from "./api.js";
 import { h, listen, patch, retranslateToast, toast, unpressed } from "./dom.js";
-import { has, language, loadLanguage, missingKeys, preferredLanguage, t } from "./i18n.js";
+import { formatNames, has, language, loadLanguage, missingKeys, preferredLanguage, t } from "./i18n.js";
 import { icon } from "./icons.js";
 import { optionFields } from "./options.js";
 import { errorText, openRoom, seatName } from "./room.js";
@@ -13,6 +13,8 @@ const GAMES = { skipbo, skyjo };
 const app = document.getElementById("app");
 window.cardtable = { bots: {}, conn: null, missing: missingKeys, games: null, limits: { name: 24 }, t,
   js: new URL("./", import.meta.url).href }; // where the modules are (versioned): tests import them from there
+// A room code's length (the server's cardtable.server.tokens.CODE_LENGTH).
+const ROOM_CODE_LENGTH = 6;
 let current = null; // the open room, if any
 let gamesInfo = null;
 
@@ -74,7 +76,7 @@ async function renderHome() {
     })),
     h("fieldset", {}, h("legend", {}, t("web.home.seats")), seatList),
     h("p", {}, h("button", { type: "submit", class: "primary big", id: "create" }, t("web.home.create_button"))));
-  const codeInput = h("input", { id: "join-code", maxlength: 12, value: homeState.code, oninput: (e) => { homeState.code = e.currentTarget.value; }, autocomplete: "off", autocapitalize: "characters", "aria-label": t("web.home.code") });
+  const codeInput = h("input", { id: "join-code", maxlength: ROOM_CODE_LENGTH, value: homeState.code, oninput: (e) => { homeState.code = e.currentTarget.value; }, autocomplete: "off", autocapitalize: "characters", "aria-label": t("web.home.code") });
   const joinForm = h("form", { class: "panel joinbox", onsubmit: (e) => {
     e.preventDefault();
     const code = e.currentTarget.elements["join-code"].value.trim().toUpperCase();
@@ -176,7 +178,7 @@ async function renderReplay(code, number) {
     const move = step > 0 ? log.moves[step - 1] : null;
     caption.replaceChildren(...(move
       ? describe(log.game, move.outcome).map((l) => h("span", { class: "line" }, lineText(l, name)))
-      : [t("web.replay.deal")]));
+      : [t("web.replay.deal"), ...game.openingLines(view).map((l) => h("span", { class: "line" }, " ", lineText(l, name)))]));
     document.body.dataset.replayStep = String(step);
   }
   const play = h("button", { type: "button", id: "replay-play" }, t("web.replay.play"));
@@ -195,7 +197,7 @@ async function renderReplay(code, number) {
     h("button", { type: "button", "aria-label": t("web.replay.last"), onclick: () => show(total) }, icon("last")),
     range, counter);
   const result = log.result
-    ? h("p", {}, log.result.winners.length ? t("web.summary.winners", { names: log.result.winners.map(name).join(", ") }) : t("web.summary.no_winner"))
+    ? h("p", {}, log.result.winners.length ? t("web.summary.winners", { names: formatNames(log.result.winners.map(name)), count: log.result.winners.length }) : t("web.summary.no_winner"))
     : h("p", { class: "muted" }, t("web.replay.unfinished"));
   const section = h("section", { class: `replay ${log.game}` },
     h("h1", {}, t("web.replay.heading", { game: log.game === "skyjo" ? "Skyjo" : "Skip-Bo", code, n: number })),

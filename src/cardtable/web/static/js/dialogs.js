@@ -1,7 +1,7 @@
 // The dialogs over the table: the keyboard shortcuts ("?") and the summary of a round
 // or of the match (with the post-game review and the rematch).
 import { h, toast } from "./dom.js";
-import { language, t } from "./i18n.js";
+import { formatNames, language, t } from "./i18n.js";
 import { icon } from "./icons.js";
 import { reasonSentence } from "./roomtext.js";
 import * as skipbo from "./skipbo.js";
@@ -51,19 +51,23 @@ function reviewSection(review, gameName, name) {
   const byNumber = new Map(review.moves.map((m) => [m.number, m]));
   const worst = review.worst.map((n) => byNumber.get(n)).filter(Boolean);
   const items = worst.map((m) => h("li", { class: "reviewed" },
-    h("div", { class: "played" }, t("web.review.move", { number: m.number, move: moveText(gameName, m.played_move) })),
+    h("div", { class: "played" }, t("review.move", { number: m.number, move: moveText(gameName, m.played_move) })),
     h("div", { class: "cost" }, winChance
-      ? t("web.review.cost_skipbo", { cost: number.format(100 * m.cost) })
-      : t("web.review.cost_skyjo", { count: m.cost })),
-    h("div", { class: "better" }, t("web.review.better", { move: moveText(gameName, m.best_move) })),
+      ? t("review.cost_skipbo", { cost: number.format(100 * m.cost) })
+      : t("review.cost_skyjo", { count: m.cost })),
+    h("div", { class: "better" }, t("review.better", { move: moveText(gameName, m.best_move) })),
     h("div", { class: "why muted", dataset: { parts: JSON.stringify(m.reason_parts || []) } },
-      ...reasonSentence("web.review.reason", m.reason_parts, m.reason, name))));
+      ...reasonSentence("review.reason", m.reason_parts, m.reason, name))));
   return h("section", { class: "review", id: "review-list" },
-    h("h3", {}, t("web.review.title")),
-    h("p", {}, t("web.review.summary", { reviewed: review.reviewed, decisions: review.decisions, best: review.best_moves })),
-    h("p", {}, t(items.length ? "web.review.worst" : "web.review.none")),
+    h("h3", {}, t("review.title")),
+    h("p", {}, t("review.summary", {
+      reviewed: review.reviewed,
+      decisions: t("review.decisions", { count: review.decisions }),
+      best: t("review.best", { count: review.best_moves }),
+    })),
+    h("p", {}, t(items.length ? "review.worst" : "review.none")),
     items.length ? h("ol", { class: "reviewlist" }, items) : null,
-    h("p", { class: "muted small" }, t("web.review.note")));
+    h("p", { class: "muted small" }, t("review.note")));
 }
 
 // The summary of the round just ended (Continue closes it) or of the match (closable, to
@@ -84,7 +88,7 @@ export function summaryDialog(r, view, game) {
     const lowWins = game === skyjo;
     ranking.sort((a, b) => (lowWins ? a.score - b.score : b.score - a.score));
     body.push(h("p", { class: "winners" }, result.winners.length
-      ? t("web.summary.winners", { names: result.winners.map(name).join(", ") })
+      ? t("web.summary.winners", { names: formatNames(result.winners.map(name)), count: result.winners.length })
       : t("web.summary.no_winner")));
     body.push(h("table", { class: "scores final" },
       h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("web.score.player")), h("th", {}, t(lowWins ? "web.score.total" : "web.score.points")))),
@@ -107,7 +111,7 @@ export function summaryDialog(r, view, game) {
   const buttons = h("p", { class: "dialogbuttons" });
   if (over && ctx.seat !== null && ctx.mine && !ctx.review) {
     buttons.append(h("button", { type: "button", id: "review", disabled: ctx.reviewing, onclick: () => askReview(r) },
-      ctx.reviewing ? t("web.review.thinking") : t("web.review.button")), " ");
+      ctx.reviewing ? t("review.thinking") : t("web.review.button")), " ");
   }
   if (over) {
     if (r.isHost()) {

@@ -23,6 +23,7 @@ export async function loadLanguage(lang, remember = false) {
   current = lang;
   numbers = new Intl.NumberFormat(lang, DIGITS);
   plurals = new Intl.PluralRules(lang, DIGITS);
+  lists = new Intl.ListFormat(lang, { type: "conjunction" });
   document.documentElement.lang = lang;
   if (remember) localStorage.setItem(STORE, lang);
 }
@@ -36,9 +37,15 @@ export function language() {
 const DIGITS = { maximumFractionDigits: 1 };
 let numbers = new Intl.NumberFormat("en", DIGITS);
 let plurals = new Intl.PluralRules("en", DIGITS);
+let lists = new Intl.ListFormat("en", { type: "conjunction" });
 
 export function formatNumber(value) {
   return numbers.format(value);
+}
+
+// Several names the language's way: "Alice and Bob", "Alice et Bob", "Alice und Bob".
+export function formatNames(names) {
+  return lists.format(names);
 }
 
 // The text of `key` with {placeholders} filled in; the key itself when missing. A key

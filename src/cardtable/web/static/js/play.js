@@ -141,9 +141,7 @@ export class Picker {
       if (!drag.ghost) {
         if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < SLOP) return;
         const rect = drag.el.getBoundingClientRect();
-        const ghost = drag.el.cloneNode(true);
-        ghost.removeAttribute("data-id");
-        ghost.classList.add("ghost");
+        const ghost = ghostOf(drag.el);
         ghost.style.width = `${rect.width}px`;
         ghost.style.height = `${rect.height}px`;
         document.body.append(ghost);
@@ -186,6 +184,26 @@ export class Picker {
   }
 }
 
+// A copy of a card that moves over the page (a drag, a flight). It lives outside the
+// board, so it takes the sizes in force where the card is (the board's scale, its part's
+// card size, and the size of its number, which some parts set for their cards): else it
+// would be drawn at the page's default card size, its faces and number larger than the
+// box it flies in. It does not turn over as it moves (the mark of a changed card, a
+// quarter turn, made a flying card a thin strip).
+const SIZES = ["--s", "--card-w", "--card-h"];
+
+function ghostOf(el) {
+  const ghost = el.cloneNode(true);
+  ghost.removeAttribute("data-id");
+  ghost.classList.remove("changed", "landing");
+  ghost.classList.add("ghost");
+  const style = getComputedStyle(el);
+  for (const name of SIZES) ghost.style.setProperty(name, style.getPropertyValue(name));
+  const originals = el.querySelectorAll("*");
+  ghost.querySelectorAll("*").forEach((copy, i) => { copy.style.fontSize = getComputedStyle(originals[i]).fontSize; });
+  return ghost;
+}
+
 // The flights under way; a key or a touch on the table ends them at once (skipFlights).
 const flights = new Set();
 
@@ -199,9 +217,10 @@ export function fly(fromRect, toEl) {
   if (!fromRect || !toEl || reducedMotion()) return;
   const to = toEl.getBoundingClientRect();
   if (!to.width || (fromRect.left === to.left && fromRect.top === to.top)) return;
-  const ghost = toEl.cloneNode(true);
-  ghost.removeAttribute("data-id");
-  ghost.classList.add("ghost", "flying");
+  const ghost = ghostOf(toEl);
+  // A card on its way is neither playable nor a target yet: no ring, no marker.
+  ghost.classList.remove("src-legal", "tgt-legal", "selected", "hinted");
+  ghost.classList.add("flying");
   Object.assign(ghost.style, { left: `${to.left}px`, top: `${to.top}px`, width: `${to.width}px`, height: `${to.height}px` });
   document.body.append(ghost);
   toEl.classList.add("landing");

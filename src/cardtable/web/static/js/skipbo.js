@@ -2,7 +2,7 @@
 import { backFace, emptyFace, skipboFace, skipboName } from "./cards.js";
 import { h } from "./dom.js";
 import { icon } from "./icons.js";
-import { t, whose } from "./i18n.js";
+import { formatNames, t, whose } from "./i18n.js";
 
 export const game = "skipbo";
 
@@ -47,6 +47,19 @@ export function flight(move, mover, view, me) {
 
 export function preferred() {
   return null;
+}
+
+// The lines the game log starts with: sheet 003's draw for the deal, when the table
+// plays it (the view's `cut`: each pass a list of [seat, card]; the dealer is marked on
+// the table).
+export function openingLines(view) {
+  if (!view.cut || !view.cut.length) return [];
+  return [{ seat: null, parts: [{ key: "web.log.skipbo.cut", params: { draws: { cut: view.cut } } }] }];
+}
+
+// Who deals this round (sheet 003's draw for the deal; the view says null otherwise).
+function dealerBadge(view, seat) {
+  return view.dealer === seat ? [" ", h("span", { class: "badge dealer" }, t("web.skipbo.dealer"))] : null;
 }
 
 export function prompt(view) {
@@ -106,11 +119,11 @@ function playerPanel(view, seat, ctx, opts = {}) {
     dataset: { seat: String(seat) },
   },
   h("header", {},
-    h("span", { class: "who" }, turn ? [icon("turn", "turnmark"), " "] : null, ctx.name(seat), ctx.presence(seat)),
+    h("span", { class: "who" }, turn ? [icon("turn", "turnmark"), " "] : null, ctx.name(seat), ctx.presence(seat), dealerBadge(view, seat)),
     h("span", { class: "nums" },
       mine ? null : h("span", { class: "handcount", "data-id": `handof:${seat}`, "aria-label": t("web.skipbo.hand_size", { count: p.hand_size }) },
         icon("cards"), " ", String(p.hand_size)),
-      view.rules.rounds ? h("span", { class: "score" }, " · ", t("web.score.points_short", { points: p.score })) : null)),
+      view.rules.rounds ? h("span", { class: "score" }, " · ", t("web.score.points_short", { count: p.score })) : null)),
   h("div", { class: "row" }, stockPile(view, seat, ctx, interactive), discards));
   return panel;
 }
@@ -125,11 +138,11 @@ function compactPanel(view, seat, ctx, turn) {
     type: "button", class: "seattoggle", "aria-expanded": open ? "true" : "false", dataset: { key: `seat-toggle-${seat}` },
     onclick: () => ctx.toggle(seat),
   },
-  h("span", { class: "who" }, turn ? [icon("turn", "turnmark"), " "] : null, ctx.name(seat), ctx.presence(seat)),
+  h("span", { class: "who" }, turn ? [icon("turn", "turnmark"), " "] : null, ctx.name(seat), ctx.presence(seat), dealerBadge(view, seat)),
   h("span", { class: "nums" }, stock, " · ",
     h("span", { class: "handcount", "data-id": `handof:${seat}`, "aria-label": t("web.skipbo.hand_size", { count: p.hand_size }) },
       icon("cards"), " ", String(p.hand_size)),
-    view.rules.rounds ? h("span", { class: "score" }, " · ", t("web.score.points_short", { points: p.score })) : null));
+    view.rules.rounds ? h("span", { class: "score" }, " · ", t("web.score.points_short", { count: p.score })) : null));
   const discards = h("div", { class: "discards", role: "group", "aria-label": t(whose("web.skipbo.discards_of", seat, ctx.me), { name: ctx.name(seat) }) });
   if (open) for (let i = 0; i < 4; i++) discards.append(discardPile(view, seat, i, ctx, false));
   return h("section", {
@@ -187,6 +200,12 @@ export function render(view, ctx) {
         view.completed_size ? backFace("skipbo") : emptyFace(), false, "pile"),
       h("span", { class: "pilename" }, t("web.skipbo.completed_short", { count: view.completed_size }))));
   board.append(middle);
+  // Nothing left to draw: the turns in a row without a build, which end the round blocked
+  // at the house rule's limit (a rules edition 1 replay counted otherwise: not shown).
+  if (view.idle_turns > 0 && view.rules.edition !== 1) {
+    board.append(h("p", { class: "warning idle", role: "status" }, icon("warning"), " ",
+      t("web.skipbo.idle", { count: view.idle_turns, limit: view.rules.idle_limit })));
+  }
 
   if (me !== null) {
     const mineBox = h("div", { class: `ours${partner !== null ? " team" : ""}` });
@@ -226,7 +245,7 @@ export function renderRoundSummary(summary, ctx, view) {
     h("td", {}, String(summary.scores[seat])),
     h("td", {}, h("span", { class: "bar", style: `--p:${Math.min(100, Math.round((100 * summary.scores[seat]) / target))}%` }))));
   return h("div", {},
-    h("p", {}, summary.blocked ? t("web.skipbo.round_blocked") : t("web.skipbo.round_won", { names: summary.winners.map(ctx.name).join(", ") })),
+    h("p", {}, summary.blocked ? t("web.skipbo.round_blocked") : t("web.skipbo.round_won", { names: formatNames(summary.winners.map(ctx.name)) })),
     h("table", { class: "scores" },
       h("thead", {}, h("tr", {}, h("th", {}, t("web.score.player")), h("th", {}, t("web.score.round")), h("th", {}, t("web.score.total")),
         h("th", {}, t("web.skipbo.to_target", { target })))),

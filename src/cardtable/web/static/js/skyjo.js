@@ -45,6 +45,11 @@ export function flight(move, mover) {
   }
 }
 
+// Skyjo's log starts with the first deal's line (no draw for the deal).
+export function openingLines() {
+  return [];
+}
+
 export function preferred(view) {
   return view.hand !== null ? "held" : null;
 }

@@ -72,7 +72,7 @@ export function tablePage(r) {
   const hint = myTurn && ctx.hint && ctx.hint.version === r.conn.version && ctx.hint.moves.length ? ctx.hint.moves[0] : null;
   if (hint) {
     const value = ctx.hint.measure === "win_chance" ? Math.round(100 * hint.value) : hint.value; // t() writes it the language's way
-    banner = t(ctx.hint.measure === "win_chance" ? "web.table.hint_skipbo" : "web.table.hint_skyjo", { value });
+    banner = ctx.hint.measure === "win_chance" ? t("web.table.hint_skipbo", { value }) : t("web.table.hint_skyjo", { count: value });
   }
   const turnbar = h("div", { class: `turnbar${turn === me && !over ? " mine" : ""}`, role: "status", "aria-live": "polite", id: "turnbar" },
     h("span", { class: "round" }, t("web.table.round", { round: view.round })),
@@ -106,7 +106,7 @@ export function tablePage(r) {
       h("summary", {}, t("web.table.log")),
       h("ol", { class: "loglist", "aria-label": t("web.table.log") },
         // Worded as drawn: a change of language words every line again.
-        ctx.log.slice(-60).reverse().map((l) => h("li", { class: `${l.seat === me ? "mine" : ""}${l.timeout ? " timeout" : ""}` }, lineText(l, name, me))))),
+        [...game.openingLines(view), ...ctx.log].slice(-60).reverse().map((l) => h("li", { class: `${l.seat === me ? "mine" : ""}${l.timeout ? " timeout" : ""}` }, lineText(l, name, me))))),
     chatPanel(r),
     hostTablePanel(r),
     h("p", { class: "sidebuttons" },

@@ -1,6 +1,6 @@
 // The game log in words, from the public events of each move.
 import { skipboName } from "./cards.js";
-import { t, whose } from "./i18n.js";
+import { formatNames, t, whose } from "./i18n.js";
 
 // The move advisor's reason (the server's `reason_parts`: catalog keys and numbers) in
 // the page's language: a seat is shown as its player's name, a change of points signed.
@@ -39,7 +39,8 @@ function cardKey(card) {
 // [{key, params}]}) and worded when drawn, so a change of language words the whole log
 // again. A parameter is a number or a text shown as it is, or an object naming what
 // stands for words: {seat} a player's name, {seats} several names, {card} a Skip-Bo card
-// (the wild card has a name), {points} each player's name and points.
+// (the wild card has a name), {points} each player's name and points, {cut} the passes of
+// a draw for the deal (each player's name and card).
 const SEAT = (seat) => ({ seat });
 const CARD = (card) => ({ card });
 
@@ -58,13 +59,13 @@ function skyjo(event) {
     case "RowRemoved": return [["web.log.skyjo.row", { name: who, card: event.card, row: event.row + 1 }]];
     case "Reshuffled": return [["web.log.skyjo.reshuffled", { count: event.count }]];
     case "FinalTurns": return [["web.log.skyjo.final_turns", { name: SEAT(event.closer) }]];
-    case "TurnLimitReached": return [["web.log.skyjo.turn_limit", { round: event.round, turns: event.turns }]];
+    case "TurnLimitReached": return [["web.log.skyjo.turn_limit", { round: event.round, count: event.turns }]];
     case "RoundEnded": {
       const parts = [["web.log.skyjo.round_ended", { round: event.round, points: { points: event.points } }]];
       if (event.doubled) parts.push(["web.log.skyjo.doubled", { name: SEAT(event.closer) }]);
       return parts;
     }
-    case "GameEnded": return [["web.log.game_won", { names: { seats: event.winners } }]];
+    case "GameEnded": return [["web.log.game_won", { names: { seats: event.winners }, count: event.winners.length }]];
     default: return null;
   }
 }
@@ -100,8 +101,8 @@ function skipbo(event) {
         : [["web.log.skipbo.round_won", { round: event.round, names: { seats: event.winners } }]];
     case "GameEnded":
       // A match stopped by blocked rounds in a row is decided on the points so far.
-      if (event.blocked && event.winners.length) return [["web.log.game_stopped_on_points", { names: { seats: event.winners } }]];
-      return event.blocked ? [["web.log.game_blocked", {}]] : [["web.log.game_won", { names: { seats: event.winners } }]];
+      if (event.blocked && event.winners.length) return [["web.log.game_stopped_on_points", { names: { seats: event.winners }, count: event.winners.length }]];
+      return event.blocked ? [["web.log.game_blocked", {}]] : [["web.log.game_won", { names: { seats: event.winners }, count: event.winners.length }]];
     default: return null;
   }
 }
@@ -143,9 +144,11 @@ function lineParams(params, name) {
   for (const [key, value] of Object.entries(params)) {
     if (value === null || typeof value !== "object") shown[key] = value;
     else if ("seat" in value) shown[key] = name(value.seat);
-    else if ("seats" in value) shown[key] = value.seats.map(name).join(", ");
+    else if ("seats" in value) shown[key] = formatNames(value.seats.map(name));
     else if ("card" in value) shown[key] = skipboName(value.card);
     else if ("points" in value) shown[key] = value.points.map((p, s) => `${name(s)} ${p}`).join(", ");
+    else if ("cut" in value) shown[key] = value.cut.map((pass) => pass.map(([s, c]) => `${name(s)} ${skipboName(c)}`).join(", "))
+      .join(`; ${t("web.skipbo.cut_then")} `);
   }
   return shown;
 }
