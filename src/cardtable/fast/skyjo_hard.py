@@ -321,7 +321,7 @@ def _build_model(st, cfg, b, seat, params, work):
     work[W_VAR] = var
     future = ints[b, k.F_CLOSER] == k.NO_SEAT
     work[W_FUTURE] = 1.0 if future else 0.0
-    hidden = k._POP[down[b, seat] & present[b, seat]]
+    hidden = k.popcount(down[b, seat] & present[b, seat])
     work[W_HIDDEN] = hidden
     now = 0.0
     for col in range(k.COLS):
@@ -362,7 +362,7 @@ def _build_model(st, cfg, b, seat, params, work):
         for owner in range(n):
             if owner == seat:
                 continue
-            hidden_there = k._POP[down[b, owner] & present[b, owner]]
+            hidden_there = k.popcount(down[b, owner] & present[b, owner])
             estimate = k.face_up_sum(st, b, owner) + mean * hidden_there - params[P_LAST_TURN_GAIN]
             spread = math.sqrt(hidden_there * var + params[P_LAST_TURN_SPREAD])
             nearest = min(nearest, estimate)
