@@ -14,13 +14,12 @@ PACKAGE_ROOT = Path(cardtable.__file__).parent
 REPOSITORY = Path(__file__).parent.parent
 
 #: Reach-ins still in the tree, by file and name, in packages being reworked by others
-#: when issue 21 was closed: the Skyjo batch bots read the kernels' popcount tables,
-#: the batch vector environment the single one's ``_put``. Each should become a public
-#: name; the test fails once one is gone, so that this list only shrinks.
+#: when issue 21 was closed: the Skyjo batch bots read the kernels' popcount tables.
+#: Each should become a public name; the test fails once one is gone, so that this
+#: list only shrinks.
 KNOWN = {
     ("fast/skyjo_bots.py", "k._POP"),
     ("fast/skyjo_bots.py", "k._NTH"),
-    ("rl/fast_vector.py", "from .vector import _put"),
 }
 
 

@@ -75,3 +75,36 @@ def test_fast_vector_env_same_seed_same_batches_and_bad_calls() -> None:
         envs.step([int(np.flatnonzero(infos["action_mask"][0])[0]), 0])
     for old, new in zip(before, envs.batch.st, strict=True):
         np.testing.assert_array_equal(old, new)  # no env moved
+
+
+def test_arrays_are_new_and_actions_may_come_in_any_layout() -> None:
+    """step() returns new arrays each time (a caller may keep and change them) and reads
+    the actions alike from an int64 array, a strided view, an int32 array or a list."""
+
+    def run(convert) -> list[np.ndarray]:
+        envs = SkyjoFastVectorEnv(4, {"players": 2}, autoreset_mode=AutoresetMode.SAME_STEP)
+        _, infos = envs.reset(seed=5)
+        rng = np.random.default_rng(0)
+        seen: list[np.ndarray] = []
+        kept: list[np.ndarray] = []
+        for _ in range(150):
+            actions = (rng.random(infos["action_mask"].shape) * infos["action_mask"]).argmax(1)
+            *arrays, infos = envs.step(convert(actions.astype(np.int64)))
+            arrays.append(infos["action_mask"])
+            for old in kept[-5:]:
+                assert not any(np.shares_memory(old, new) for new in arrays)
+            seen += [array.copy() for array in arrays]
+            kept += arrays
+            infos = {"action_mask": infos["action_mask"].copy()}
+            for array in arrays:  # the caller's changes reach neither the env nor later steps
+                array[...] = 0
+        return seen
+
+    plain = run(lambda actions: actions)
+    for convert in (
+        lambda actions: np.repeat(actions, 2)[::2],
+        lambda actions: actions.astype(np.int32),
+        lambda actions: actions.tolist(),
+    ):
+        for mine, theirs in zip(run(convert), plain, strict=True):
+            np.testing.assert_array_equal(mine, theirs)

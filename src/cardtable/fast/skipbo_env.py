@@ -11,6 +11,7 @@ kernel that lists legal actions takes ``scratch``, room for 197 codes.
 from __future__ import annotations
 
 from ..skipbo.moves import NUM_ACTIONS
+from . import env_common as c
 from . import skipbo_kernels as k
 from .compiled import inline_kernel, kernel
 from .skipbo_bots import bot_action
@@ -113,15 +114,6 @@ def learner_mask(st, cfg, b, seat, out, scratch):
         out[scratch[i]] = 1
 
 
-@kernel
-def observe(st, cfg, seats, games, obs, masks, scratch):
-    """Observation and mask of the learner of each listed game."""
-    for i in range(games.shape[0]):
-        b = games[i]
-        encode(st, cfg, b, seats[b], obs[b])
-        learner_mask(st, cfg, b, seats[b], masks[b], scratch)
-
-
 @inline_kernel
 def _win_loss(winners, n, seat):
     """+1 for a winner, -1 for another seat, 0 when nobody or everybody won."""
@@ -155,50 +147,107 @@ def _round_reward(st, cfg, b, seat, kind):
 
 
 @kernel
-def start_games(st, cfg, policy, kinds, seats, games, scratch):
-    """After a deal: the bots play up to each listed game's learner."""
-    for i in range(games.shape[0]):
-        play_bots(st, cfg, policy, kinds, games[i], seats[games[i]], WIN, scratch)
-
-
-@kernel
 def legal_for(st, cfg, games, actions, out):
     """``out[i]``: whether ``actions[i]`` is legal in game ``games[i]``."""
     for i in range(games.shape[0]):
         out[i] = k.is_legal(st, cfg, games[i], actions[i])
 
 
+@inline_kernel
+def _deal(st, cfg, ev, conf, b, scratch):
+    """Env ``b``'s next game, dealt from its stream as the single-agent env's ``deal``
+    does: the bots play up to the learner (what they earn is paid to nobody; a deal
+    they finish is replaced by the next one). The learner's seat."""
+    seat = c.begin_deal(ev, conf, b, cfg[k.C_PLAYERS])
+    while True:
+        k.new_game(st, cfg, b, c.game_seed(ev, b))
+        play_bots(st, cfg, ev[c.E_POLICY], ev[c.E_KINDS], b, seat, WIN, scratch)
+        if not st[k.ST_INT][b, k.F_OVER]:
+            return seat
+
+
+@inline_kernel
+def _observe(st, cfg, b, seat, observations, masks, scratch):
+    encode(st, cfg, b, seat, observations[b])
+    learner_mask(st, cfg, b, seat, masks[b], scratch)
+
+
 @kernel
-def vector_step(st, cfg, policy, kinds, seats, actions, acting, kind, at, penalty, out, scratch):
-    """One step of every env ``b`` with ``acting[b]``: the learner's action if it is
-    legal (then the bots' replies and the reward), else the ``penalty`` and nothing
-    moves; then every env's observation and mask. ``out`` holds the arrays written:
-    (rewards float64, legal flags bool, observations float32, masks int8)."""
-    rewards, legal, obs, masks = out
-    ints = st[k.ST_INT]
+def deal_envs(st, cfg, ev, conf, games, out, scratch):
+    """``reset``: deal each listed env's next game; its observation and mask."""
+    for i in range(games.shape[0]):
+        b = games[i]
+        seat = _deal(st, cfg, ev, conf, b, scratch)
+        ev[c.E_STATE][b] = c.PLAYING
+        _observe(st, cfg, b, seat, out[c.O_OBS], out[c.O_MASK], scratch)
+
+
+@inline_kernel
+def _ends(st, cfg, b, ends):
+    """The result of finished game ``b``: the final scores, then the winners' seat mask."""
     n = cfg[k.C_PLAYERS]
+    for seat in range(n):
+        ends[b, seat] = st[k.ST_FINAL][b, seat]
+    ends[b, n] = st[k.ST_INT][b, k.F_WINNERS]
+
+
+@inline_kernel
+def _learner_move(st, cfg, ev, b, seat, action, kind, at, scratch):
+    """The learner's legal ``action``, the bots' replies; the learner's reward."""
+    ints = st[k.ST_INT]
+    before = ints[b, k.F_ROUNDS_DONE]
+    k.apply(st, cfg, b, action)
+    earned = 0.0
+    if ints[b, k.F_ROUNDS_DONE] != before:
+        earned = _round_reward(st, cfg, b, seat, kind)
+    earned += play_bots(st, cfg, ev[c.E_POLICY], ev[c.E_KINDS], b, seat, kind, scratch)
+    if at == AT_ROUND:
+        return earned
+    if not ints[b, k.F_OVER]:
+        return 0.0
+    if kind == SCORE:
+        return float(st[k.ST_FINAL][b, seat])
+    return _win_loss(ints[b, k.F_WINNERS], cfg[k.C_PLAYERS], seat)
+
+
+@kernel
+def step_envs(st, cfg, ev, conf, penalty, actions, out, scratch):
+    """``step``: every env ``b`` plays ``actions[b]`` (if legal, with the bots' replies
+    and the reward; else the ``penalty`` and nothing moves), or is dealt its next game
+    if its autoreset is due; ended episodes are handled by the autoreset mode; then
+    every env's observation and mask. The status bits (see :mod:`.env_common`)."""
+    ints = st[k.ST_INT]
+    seats, state = ev[c.E_SEATS], ev[c.E_STATE]
+    kind, at, mode = conf[c.K_REWARD], conf[c.K_AT], conf[c.K_MODE]
+    observations, masks = out[c.O_OBS], out[c.O_MASK]
+    status = 0
     for b in range(actions.shape[0]):
         seat = seats[b]
-        rewards[b] = 0.0
-        legal[b] = True
-        if acting[b]:
+        if state[b] == c.RESET_DUE:
+            seat = _deal(st, cfg, ev, conf, b, scratch)
+            state[b] = c.PLAYING
+            c.quiet(out, b)
+        else:
             action = actions[b]
-            if k.is_legal(st, cfg, b, action):
-                before = ints[b, k.F_ROUNDS_DONE]
-                k.apply(st, cfg, b, action)
-                earned = 0.0
-                if ints[b, k.F_ROUNDS_DONE] != before:
-                    earned = _round_reward(st, cfg, b, seat, kind)
-                earned += play_bots(st, cfg, policy, kinds, b, seat, kind, scratch)
-                if at == AT_ROUND:
-                    rewards[b] = earned
-                elif ints[b, k.F_OVER]:
-                    if kind == SCORE:
-                        rewards[b] = float(st[k.ST_FINAL][b, seat])
-                    else:
-                        rewards[b] = _win_loss(ints[b, k.F_WINNERS], n, seat)
+            reward = penalty
+            illegal = not k.is_legal(st, cfg, b, action)
+            if not illegal:
+                reward = _learner_move(st, cfg, ev, b, seat, action, kind, at, scratch)
             else:
-                legal[b] = False
-                rewards[b] = penalty
-        encode(st, cfg, b, seat, obs[b])
-        learner_mask(st, cfg, b, seat, masks[b], scratch)
+                status |= c.ILLEGAL
+            over = ints[b, k.F_OVER] != 0
+            if c.finish(ev, conf, out, b, reward, illegal, over):
+                status |= c.DONE
+                if over:
+                    status |= c.TERMINATED
+                    _ends(st, cfg, b, out[c.O_ENDS])
+                if mode == c.MODE_NEXT_STEP:
+                    state[b] = c.RESET_DUE
+                elif mode == c.MODE_DISABLED:
+                    state[b] = c.ENDED
+                else:  # SAME_STEP: keep the last observation, deal the next game
+                    final_obs, final_masks = out[c.O_FINAL_OBS], out[c.O_FINAL_MASK]
+                    _observe(st, cfg, b, seat, final_obs, final_masks, scratch)
+                    seat = _deal(st, cfg, ev, conf, b, scratch)
+        _observe(st, cfg, b, seat, observations, masks, scratch)
+    return status

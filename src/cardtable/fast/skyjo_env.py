@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import env_common as c
 from . import skyjo_kernels as k
 from .compiled import inline_kernel, kernel
 from .skyjo_bots import bot_action
@@ -104,15 +105,6 @@ def learner_mask(st, b, seat, out):
         out[code] = (bits >> code) & 1
 
 
-@kernel
-def observe(st, cfg, seats, games, obs, masks):
-    """Observation and mask of the learner of each listed game."""
-    for i in range(games.shape[0]):
-        b = games[i]
-        encode(st, cfg, b, seats[b], obs[b])
-        learner_mask(st, b, seats[b], masks[b])
-
-
 @inline_kernel
 def play_bots(st, cfg, policy, kinds, b, seat):
     """The bots (``kinds[b, s]``: the bot code of seat ``s``, all drawing from the game's
@@ -122,13 +114,6 @@ def play_bots(st, cfg, policy, kinds, b, seat):
     while ints[b, k.F_PHASE] != k.OVER and ints[b, k.F_PLAYER] != seat:
         kind = kinds[b, ints[b, k.F_PLAYER]]
         k.apply(st, cfg, b, bot_action(kind, st, cfg, b, policy, b))
-
-
-@kernel
-def start_games(st, cfg, policy, kinds, seats, games):
-    """After a deal: the bots play up to each listed game's learner."""
-    for i in range(games.shape[0]):
-        play_bots(st, cfg, policy, kinds, games[i], seats[games[i]])
 
 
 @inline_kernel
@@ -177,27 +162,91 @@ def legal_for(st, games, actions, out):
         out[i] = k.is_legal(st, games[i], actions[i])
 
 
+@inline_kernel
+def _deal(st, cfg, ev, conf, b):
+    """Env ``b``'s next game, dealt from its stream as the single-agent env's ``deal``
+    does: the bots play up to the learner (a deal they finish is replaced by the
+    next one). The learner's seat."""
+    seat = c.begin_deal(ev, conf, b, cfg[k.C_PLAYERS])
+    while True:
+        k.new_game(st, cfg, b, c.game_seed(ev, b))
+        play_bots(st, cfg, ev[c.E_POLICY], ev[c.E_KINDS], b, seat)
+        if st[k.ST_INT][b, k.F_PHASE] != k.OVER:
+            return seat
+
+
+@inline_kernel
+def _observe(st, cfg, b, seat, observations, masks):
+    encode(st, cfg, b, seat, observations[b])
+    learner_mask(st, b, seat, masks[b])
+
+
 @kernel
-def vector_step(st, cfg, policy, kinds, seats, actions, acting, kind, at, penalty, out):
-    """One step of every env ``b`` with ``acting[b]``: the learner's action if it is
-    legal (then the bots' replies and the reward), else the ``penalty`` and nothing
-    moves; then every env's observation and mask. ``out`` holds the arrays written:
-    (rewards float64, legal flags bool, observations float32, masks int8)."""
-    rewards, legal, obs, masks = out
+def deal_envs(st, cfg, ev, conf, games, out):
+    """``reset``: deal each listed env's next game; its observation and mask."""
+    for i in range(games.shape[0]):
+        b = games[i]
+        seat = _deal(st, cfg, ev, conf, b)
+        ev[c.E_STATE][b] = c.PLAYING
+        _observe(st, cfg, b, seat, out[c.O_OBS], out[c.O_MASK])
+
+
+@inline_kernel
+def _ends(st, cfg, b, ends):
+    """The result of finished game ``b``: the totals, then the winners' seat mask."""
+    n = cfg[k.C_PLAYERS]
+    totals = st[k.ST_TOT][b]
+    low = totals[0]
+    for seat in range(1, n):
+        low = min(low, totals[seat])
+    winners = 0
+    for seat in range(n):
+        ends[b, seat] = totals[seat]
+        if totals[seat] == low:
+            winners |= 1 << seat
+    ends[b, n] = winners
+
+
+@kernel
+def step_envs(st, cfg, ev, conf, penalty, actions, out):
+    """``step``: every env ``b`` plays ``actions[b]`` (if legal, with the bots' replies
+    and the reward; else the ``penalty`` and nothing moves), or is dealt its next game
+    if its autoreset is due; ended episodes are handled by the autoreset mode; then
+    every env's observation and mask. The status bits (see :mod:`.env_common`)."""
     ints = st[k.ST_INT]
+    seats, state = ev[c.E_SEATS], ev[c.E_STATE]
+    kind, at, mode = conf[c.K_REWARD], conf[c.K_AT], conf[c.K_MODE]
+    observations, masks = out[c.O_OBS], out[c.O_MASK]
+    status = 0
     for b in range(actions.shape[0]):
         seat = seats[b]
-        rewards[b] = 0.0
-        legal[b] = True
-        if acting[b]:
+        if state[b] == c.RESET_DUE:
+            seat = _deal(st, cfg, ev, conf, b)
+            state[b] = c.PLAYING
+            c.quiet(out, b)
+        else:
             action = actions[b]
-            if k.is_legal(st, b, action):
+            reward = penalty
+            illegal = not k.is_legal(st, b, action)
+            if not illegal:
                 rounds_before = ints[b, k.F_ROUNDS_DONE]
                 k.apply(st, cfg, b, action)
-                play_bots(st, cfg, policy, kinds, b, seat)
-                rewards[b] = _reward(st, cfg, b, seat, rounds_before, kind, at)
+                play_bots(st, cfg, ev[c.E_POLICY], ev[c.E_KINDS], b, seat)
+                reward = _reward(st, cfg, b, seat, rounds_before, kind, at)
             else:
-                legal[b] = False
-                rewards[b] = penalty
-        encode(st, cfg, b, seat, obs[b])
-        learner_mask(st, b, seat, masks[b])
+                status |= c.ILLEGAL
+            over = ints[b, k.F_PHASE] == k.OVER
+            if c.finish(ev, conf, out, b, reward, illegal, over):
+                status |= c.DONE
+                if over:
+                    status |= c.TERMINATED
+                    _ends(st, cfg, b, out[c.O_ENDS])
+                if mode == c.MODE_NEXT_STEP:
+                    state[b] = c.RESET_DUE
+                elif mode == c.MODE_DISABLED:
+                    state[b] = c.ENDED
+                else:  # SAME_STEP: keep the last observation, deal the next game
+                    _observe(st, cfg, b, seat, out[c.O_FINAL_OBS], out[c.O_FINAL_MASK])
+                    seat = _deal(st, cfg, ev, conf, b)
+        _observe(st, cfg, b, seat, observations, masks)
+    return status

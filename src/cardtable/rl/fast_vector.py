@@ -4,15 +4,22 @@
 ``SkipBoFastVectorEnv``), or ``make_vector_env("skyjo", N, engine="fast", ...)``, is the
 vector env of :class:`cardtable.rl.vector.CardtableVectorEnv` with every game held in one
 batch (:class:`cardtable.fast.skyjo_batch.SkyjoBatch`,
-:class:`cardtable.fast.skipbo_batch.SkipBoBatch`): the learners' moves, the compiled bots'
-replies, the rewards, observations and masks of all N games are computed by compiled
-kernels in one call per step. It returns what ``CardtableVectorEnv`` returns for the same
-seeds and actions, array by array (tested in every autoreset mode, with illegal actions
-and truncations): the same observation layout (a policy trained on one runs on the
-other), the same masks, rewards, flags and infos, because the games are dealt from
-the same seeds, the compiled bots choose and draw exactly as the Python ones, and each
-env's seeds come from
-the same per-env ``np_random`` stream as the single-agent env's.
+:class:`cardtable.fast.skipbo_batch.SkipBoBatch`). A ``step`` is one call of a compiled
+kernel (``step_envs`` of :mod:`cardtable.fast.skyjo_env` or
+:mod:`cardtable.fast.skipbo_env`): the learners' moves, the compiled bots' replies, the
+rewards and flags, the autoresets (new deals included) and the observations and masks
+of all N games; Python then copies the results out (each call returns new arrays, as
+the reference does, so a caller may keep and change them) and builds the infos of
+illegal actions and ended episodes only in the steps that have some.
+
+It returns what ``CardtableVectorEnv`` returns for the same seeds and actions, array by
+array (tested in every autoreset mode, with illegal actions and truncations): the same
+observation layout (a policy trained on one runs on the other), the same masks,
+rewards, flags and infos, because the games are dealt from the same seeds, the
+compiled bots choose and draw exactly as the Python ones, and each env's seats and
+seeds are drawn from its own ``np_random`` stream as the single-agent env draws them:
+the stream is NumPy's PCG64, held as a row of :mod:`cardtable.fast.pcg64` so that the
+kernel draws the same numbers.
 
 Options are those of the single-agent env (``rules``, ``seat``, ``reward``,
 ``reward_at``, ``illegal``, ``illegal_penalty``, ``max_steps``) and ``autoreset_mode``,
@@ -34,13 +41,37 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ..core import Game, IllegalMoveError, RulesBase
+from ..fast import env_common as common
+from ..fast import pcg64
 from .common import check_max_steps, check_reward_options, resolve_rules
-from .gym_env import SEED_BOUND, check_seat_options
+from .gym_env import check_seat_options
 from .layout import Layout
-from .vector import DISABLED, NEXT_STEP, _put, reset_choice, reset_seeds
+from .vector import DISABLED, NEXT_STEP, SAME_STEP, reset_choice, reset_seeds
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
+
+
+def compiled_entry(kernel: Any, args: tuple[Any, ...]) -> Any:
+    """The machine code of ``kernel`` for the types of ``args``, called directly.
+
+    Calling a numba kernel costs about a microsecond before its code runs: the
+    dispatcher works out the type of every argument (here some twenty arrays) to find
+    the compiled version. A vector env calls its step kernel with the same arrays every
+    time (only the actions are new, and ``step`` makes them an aligned C-ordered int64
+    array like the one given here), so it looks that version up once.
+    ``Dispatcher.compile`` compiles it, or loads it from numba's cache, and returns its
+    entry point, which takes the arguments without checking their types.
+    """
+    signature = tuple(kernel.typeof_pyval(arg) for arg in args)
+    return kernel.compile(signature)
+
+
+_MODES = {
+    NEXT_STEP: common.MODE_NEXT_STEP,
+    SAME_STEP: common.MODE_SAME_STEP,
+    DISABLED: common.MODE_DISABLED,
+}
 
 
 class FastVectorEnv(VectorEnv, abc.ABC):
@@ -76,12 +107,13 @@ class FastVectorEnv(VectorEnv, abc.ABC):
             raise ValueError(
                 f"the batch engine's opponents are {', '.join(BOT_NAMES)}, not {', '.join(unknown)}"
             )
-        self._opponents = np.array([BOT_NAMES.index(name) for name in names], dtype=np.int64)
+        opponent_codes = np.array([BOT_NAMES.index(name) for name in names], dtype=np.int64)
         check_reward_options(reward, reward_at)
         self.fixed_seat = seat
         self.reward_kind = kernels.WIN if reward == "win" else kernels.SCORE
         self.reward_at = kernels.AT_GAME if reward_at == "game" else kernels.AT_ROUND
         self.illegal = illegal
+        self._raise_illegal = illegal == "raise"
         self.illegal_penalty = float(illegal_penalty)
         self.max_steps = check_max_steps(max_steps)
         self.autoreset_mode = AutoresetMode(autoreset_mode)
@@ -98,60 +130,51 @@ class FastVectorEnv(VectorEnv, abc.ABC):
         self.kernels = kernels
         self._extra = self._kernel_extra()
         self.size = kernels.observation_size(n)
+        # The envs' arrays the step kernel reads and writes (layout: fast.env_common).
         self.seats = np.full(num_envs, 0 if seat is None else seat, dtype=np.int64)
         self.policy = np.zeros(num_envs, dtype=np.uint64)  # each game's bots' generator
         # The bot code of each seat of each game (the learner's entry is not used).
         self.kinds = np.zeros((num_envs, n), dtype=np.int64)
-        self._np_randoms: list[np.random.Generator | None] = [None] * num_envs
+        # Each env's np_random (the single-agent env's), held as a PCG64 row.
+        self.streams = np.zeros((num_envs, pcg64.WIDTH), dtype=np.uint64)
+        self._seeded = np.zeros(num_envs, dtype=np.bool_)
+        self._steps = np.zeros(num_envs, dtype=np.int64)
+        self._state = np.zeros(num_envs, dtype=np.int8)  # env_common.PLAYING, ...
+        self._ev = (
+            self.policy, self.kinds, self.seats, opponent_codes, self.streams, self._steps,
+            self._state,
+        )  # fmt: skip
+        conf = np.zeros(common.NK, dtype=np.int64)
+        conf[common.K_SEAT] = -1 if seat is None else seat
+        conf[common.K_MAX_STEPS] = self.max_steps or 0
+        conf[common.K_MODE] = _MODES[self.autoreset_mode]
+        conf[common.K_REWARD] = self.reward_kind
+        conf[common.K_AT] = self.reward_at
+        self._conf = conf
+        # What the kernels write; step() returns copies, so a caller may keep (and
+        # change) what it got while the env steps on.
         self._obs = np.zeros((num_envs, self.size), dtype=np.float32)
         self._masks = np.zeros((num_envs, num_actions), dtype=np.int8)
-        self._steps = np.zeros(num_envs, dtype=np.int64)
-        self._autoreset = np.zeros(num_envs, dtype=np.bool_)
-        self._ended = np.zeros(num_envs, dtype=np.bool_)
+        self._rewards = np.zeros(num_envs, dtype=np.float64)
+        self._terminated = np.zeros(num_envs, dtype=np.bool_)
+        self._truncated = np.zeros(num_envs, dtype=np.bool_)
+        self._illegal = np.zeros(num_envs, dtype=np.bool_)
+        self._final_obs = np.zeros((num_envs, self.size), dtype=np.float32)
+        self._final_masks = np.zeros((num_envs, num_actions), dtype=np.int8)
+        self._ends = np.zeros((num_envs, n + 1), dtype=np.int64)
+        self._out = (
+            self._rewards, self._terminated, self._truncated, self._illegal, self._obs,
+            self._masks, self._final_obs, self._final_masks, self._ends,
+        )  # fmt: skip
+        self._step_args = (self.batch.st, self.batch.cfg, self._ev, conf, self.illegal_penalty)
+        self._step_kernel = compiled_entry(
+            kernels.step_envs,
+            (*self._step_args, np.zeros(num_envs, dtype=np.int64), self._out, *self._extra),
+        )
+        self._any_ended = False  # DISABLED: some env waits for its reset
         self._reset_once = False
         self._all = np.arange(num_envs, dtype=np.int64)
         self._ones = np.ones(num_envs, dtype=np.bool_)
-
-    # --- games ------------------------------------------------------------------------
-    def _new_games(self, games: NDArray[np.int64]) -> None:
-        """Deal the listed envs' next games from their ``np_random`` streams (the draws
-        of the single-agent env's ``_new_game``) and let the bots play up to the learner."""
-        seeds = []
-        for index in games.tolist():
-            rng = self._np_randoms[index]
-            if rng is None:
-                rng = self._np_randoms[index] = seeding.np_random(None)[0]
-            if self.fixed_seat is None:
-                self.seats[index] = int(rng.integers(self.num_players))
-            # The other seats in seat order get the opponents in order, as in the
-            # single-agent env.
-            seat = int(self.seats[index])
-            others = [s for s in range(self.num_players) if s != seat]
-            self.kinds[index, others] = self._opponents
-            self.policy[index] = int(rng.integers(SEED_BOUND))
-            seeds.append(int(rng.integers(SEED_BOUND)))
-        pending = games
-        while pending.size:
-            self.batch.reset_games(pending, seeds)
-            self.kernels.start_games(
-                self.batch.st, self.batch.cfg, self.policy, self.kinds, self.seats, pending,
-                *self._extra,
-            )  # fmt: skip
-            # Bots can finish a (short Skip-Bo) game before the learner's first move: the
-            # single-agent env then deals the next game of the same seeded stream.
-            pending = pending[self.batch.is_over[pending]]
-            seeds = [int(self._rng_of(index).integers(SEED_BOUND)) for index in pending.tolist()]
-        self._steps[games] = 0
-
-    def _rng_of(self, index: int) -> np.random.Generator:
-        rng = self._np_randoms[index]
-        assert rng is not None
-        return rng
-
-    def _observe(self, games: NDArray[np.int64]) -> None:
-        self.kernels.observe(
-            self.batch.st, self.batch.cfg, self.seats, games, self._obs, self._masks, *self._extra
-        )
 
     # --- VectorEnv API ----------------------------------------------------------------
     def reset(
@@ -166,12 +189,13 @@ class FastVectorEnv(VectorEnv, abc.ABC):
         chosen = reset_choice(dict(options or {}).get("reset_mask"), n, self._reset_once)
         games = np.flatnonzero(chosen).astype(np.int64)
         for index in games.tolist():
-            if seeds[index] is not None or self._np_randoms[index] is None:
-                self._np_randoms[index] = seeding.np_random(seeds[index])[0]
-        self._new_games(games)
-        self._observe(games)
-        self._autoreset[games] = False
-        self._ended[games] = False
+            if seeds[index] is not None or not self._seeded[index]:
+                pcg64.row_of(seeding.np_random(seeds[index])[0], self.streams[index])
+                self._seeded[index] = True
+        self.kernels.deal_envs(
+            self.batch.st, self.batch.cfg, self._ev, self._conf, games, self._out, *self._extra
+        )
+        self._any_ended = bool((self._state == common.ENDED).any())
         self._reset_once = True
         masks = np.where(chosen[:, None], self._masks, 0).astype(np.int8)
         return self._obs.copy(), {"action_mask": masks, "_action_mask": chosen}
@@ -188,93 +212,95 @@ class FastVectorEnv(VectorEnv, abc.ABC):
         """One action per env (shape ``(num_envs,)``), as ``CardtableVectorEnv.step``."""
         if not self._reset_once:
             raise RuntimeError("call reset() first")
-        n = self.num_envs
         codes = np.asarray(actions, dtype=np.int64).reshape(-1)
-        if codes.shape[0] != n:
-            raise ValueError(f"step needs {n} actions, got {codes.shape[0]}")
-        mode = self.autoreset_mode
-        if mode is DISABLED and self._ended.any():
-            index = int(np.flatnonzero(self._ended)[0])
+        if codes.shape[0] != self.num_envs:
+            raise ValueError(f"step needs {self.num_envs} actions, got {codes.shape[0]}")
+        if not codes.flags.carray:  # the compiled entry takes aligned C-ordered arrays
+            codes = codes.copy()
+        if self._any_ended:
+            index = int(np.flatnonzero(self._state == common.ENDED)[0])
             raise RuntimeError(
                 f"env {index} finished its episode: reset it (reset_mask) before stepping it"
             )
-        resetting = self._autoreset
-        acting = ~resetting
-        st, cfg = self.batch.st, self.batch.cfg
-        if self.illegal == "raise":
-            legal = self._legal_for(codes)
-            bad = np.flatnonzero(acting & ~legal)
-            if bad.size:
-                game = int(bad[0])
-                raise IllegalMoveError(
-                    f"env {game}: action {int(codes[game])} is not legal{self._where(game)}"
-                )
-        rewards = np.empty(n, dtype=np.float64)
-        legal = np.empty(n, dtype=np.bool_)
-        out = (rewards, legal, self._obs, self._masks)
-        self.kernels.vector_step(
-            st, cfg, self.policy, self.kinds, self.seats, codes, acting, self.reward_kind,
-            self.reward_at, self.illegal_penalty, out, *self._extra,
-        )  # fmt: skip
-        self._steps += acting
-        over = self.batch.is_over
-        terminated = acting & over
-        if self.max_steps is None:
-            truncated = np.zeros(n, dtype=np.bool_)
-        else:
-            truncated = acting & ~over & (self._steps >= self.max_steps)
-        illegal = ~legal
-        if not (terminated.any() or truncated.any() or resetting.any() or illegal.any()):
-            quiet = {"action_mask": self._masks.copy(), "_action_mask": self._ones.copy()}
-            return self._obs.copy(), rewards, terminated, truncated, quiet
-        illegal_games = np.flatnonzero(illegal)
-        reset_now = np.flatnonzero(resetting).astype(np.int64)
-        if reset_now.size:  # NEXT_STEP: these envs ignore their action and deal anew
-            self._new_games(reset_now)
-            self._observe(reset_now)
-            self._autoreset[reset_now] = False
-        infos: dict[str, Any] = {
-            "action_mask": self._masks.copy(),
-            "_action_mask": self._ones.copy(),
+        if self._raise_illegal:
+            self._refuse_illegal(codes)
+        status = self._step_kernel(*self._step_args, codes, self._out, *self._extra)
+        infos = {"action_mask": self._masks.copy(), "_action_mask": self._ones.copy()}
+        if status:
+            self._end_infos(status, infos)
+        return (
+            self._obs.copy(),
+            self._rewards.copy(),
+            self._terminated.copy(),
+            self._truncated.copy(),
+            infos,
+        )
+
+    def _refuse_illegal(self, codes: NDArray[np.int64]) -> None:
+        """``illegal="raise"``: raise for the first env with an illegal action (envs
+        whose autoreset is due ignore theirs) before any env moves."""
+        legal = self._legal_for(codes)
+        bad = np.flatnonzero((self._state != common.RESET_DUE) & ~legal)
+        if bad.size:
+            game = int(bad[0])
+            raise IllegalMoveError(
+                f"env {game}: action {int(codes[game])} is not legal{self._where(game)}"
+            )
+
+    def _end_infos(self, status: int, infos: dict[str, Any]) -> None:
+        """Add the infos of this step's illegal actions and ended episodes to ``infos``,
+        batched as ``CardtableVectorEnv`` (so ``SyncVectorEnv``) batches them."""
+        illegal = self._illegal if status & common.ILLEGAL else None
+        terminated = self._terminated if status & common.TERMINATED else None
+        if not status & common.DONE or self.autoreset_mode is not SAME_STEP:
+            if status & common.DONE:
+                self._any_ended = self.autoreset_mode is DISABLED
+            self._add_entries(infos, illegal, terminated)
+            return
+        # SAME_STEP: the ended envs' entries go into final_info, with their last
+        # observation and mask; the next game's are already in the observations.
+        done = self._terminated | self._truncated
+        final_obs = np.empty(self.num_envs, dtype=object)
+        for index in np.flatnonzero(done).tolist():
+            final_obs[index] = self._final_obs[index].copy()
+        final_info = {
+            "action_mask": np.where(done[:, None], self._final_masks, 0).astype(np.int8),
+            "_action_mask": done.copy(),
         }
-        done = np.flatnonzero(terminated | truncated)
-        extra: list[tuple[int, dict[str, Any]]] = []
-        for index in illegal_games.tolist():
-            extra.append((index, {"illegal_action": True}))
-        ends = done.tolist()
-        for index in ends:
-            info: dict[str, Any] = {}
-            if index in illegal_games:
-                info["illegal_action"] = True
-            if terminated[index]:
-                result = self.batch.result(index)
-                assert result is not None
-                info["winners"] = list(result.winners)
-                info["scores"] = list(result.scores)
-            extra = [(i, e) for i, e in extra if i != index] + [(index, info)]
-        obs = self._obs.copy()
-        if mode is NEXT_STEP:
-            self._autoreset[done] = True
-        elif mode is DISABLED:
-            self._ended[done] = True
-        elif done.size:  # SAME_STEP: deal the next games at once
-            finals = []
-            for index in ends:
-                info = next(e for i, e in extra if i == index)
-                final = {
-                    "final_obs": obs[index].copy(),
-                    "final_info": {"action_mask": self._masks[index].copy(), **info},
-                }
-                finals.append((index, final))
-            extra = [(i, e) for i, e in extra if i not in ends] + finals
-            self._new_games(done.astype(np.int64))
-            self._observe(done.astype(np.int64))
-            obs[done] = self._obs[done]
-            infos["action_mask"][done] = self._masks[done]
-        for index, info in sorted(extra, key=lambda item: item[0]):
-            for key, value in info.items():
-                _put(infos, key, value, index, n)
-        return obs, rewards, terminated, truncated, infos
+        if illegal is None:
+            self._add_entries(final_info, None, terminated)
+        else:
+            self._add_entries(infos, illegal & ~done, None)
+            self._add_entries(final_info, illegal & done, terminated)
+        infos["final_obs"] = final_obs
+        infos["_final_obs"] = done
+        infos["final_info"] = final_info
+        infos["_final_info"] = done.copy()
+
+    def _add_entries(
+        self,
+        infos: dict[str, Any],
+        illegal: NDArray[np.bool_] | None,
+        terminated: NDArray[np.bool_] | None,
+    ) -> None:
+        """Add the ``illegal_action`` entries of the envs of ``illegal`` and the
+        ``winners`` and ``scores`` of those of ``terminated``, each with its ``_`` mask."""
+        if illegal is not None and illegal.any():
+            infos["illegal_action"] = illegal.copy()
+            infos["_illegal_action"] = illegal.copy()
+        if terminated is not None:
+            players = self.num_players
+            winners = np.empty(self.num_envs, dtype=object)  # all None
+            scores = np.empty(self.num_envs, dtype=object)
+            ends = self._ends
+            for index in np.flatnonzero(terminated).tolist():
+                row = ends[index].tolist()  # the scores, then the winners' seat mask
+                scores[index] = row[:players]
+                winners[index] = [seat for seat in range(players) if row[players] >> seat & 1]
+            infos["winners"] = winners
+            infos["_winners"] = terminated.copy()
+            infos["scores"] = scores
+            infos["_scores"] = terminated.copy()
 
     # --- the game's parts -------------------------------------------------------------
     @staticmethod
