@@ -73,7 +73,8 @@ def _build_parser() -> argparse.ArgumentParser:
         choices=("reference", "fast"),
         default="reference",
         help="reference: the pure-Python engine and bots (default); fast: the compiled "
-        "batch engine and its bots (extra 'fast'; random, greedy), the same games",
+        "batch engine and its bots (extra 'fast'; random, greedy, and hard for Skyjo), "
+        "the same games",
     )
 
     ladder = commands.add_parser("ladder", help="round robin of bots with Bradley-Terry ratings")
@@ -89,8 +90,8 @@ def _build_parser() -> argparse.ArgumentParser:
         choices=("reference", "fast"),
         default="reference",
         help="reference: the pure-Python engine and bots (default); fast: the compiled "
-        "batch engine and its bots (extra 'fast'; random, greedy, the default bots "
-        "then), the same games and ratings",
+        "batch engine and its bots (extra 'fast'; random, greedy, and hard for Skyjo: "
+        "the default bots then), the same games and ratings",
     )
 
     bench = commands.add_parser("bench", help="measure engine throughput on one core")
@@ -114,7 +115,7 @@ def _build_parser() -> argparse.ArgumentParser:
         choices=("reference", "fast"),
         default="reference",
         help="reference: the pure-Python engine (default); fast: the compiled batch "
-        "engine (extra 'fast'), random play only",
+        "engine (extra 'fast'): random play, then games of each compiled bot",
     )
     bench.add_argument(
         "--batch",

@@ -42,6 +42,36 @@ def test_fast_bench_plays_the_same_games_every_run() -> None:
     assert one.rows[0].name == "random, batch of 16"
 
 
+def test_fast_bench_times_every_compiled_bot_after_random_play() -> None:
+    """A row per compiled bot, its games those of the tournament seeded 0 (so the same
+    moves every run, whatever the batch); the headline stays random play."""
+    one = run_fast_bench("skyjo", SkyjoRules(players=3), games=12, batch=12)
+    two = run_fast_bench("skyjo", SkyjoRules(players=3), games=12, batch=5)
+    assert [row.name for row in one.rows] == [
+        "random, batch of 12",
+        "greedy, tournament, batch of 12",
+        "hard, tournament, batch of 12",
+    ]
+    for mine, theirs in zip(one.rows[1:], two.rows[1:], strict=True):
+        assert mine.games == theirs.games == 12
+        assert mine.count == theirs.count > 12 * 50
+    skipbo = run_fast_bench("skipbo", SkipBoRules(players=2, stock_size=5), games=4)
+    assert [row.name for row in skipbo.rows] == [
+        "random, batch of 4",
+        "greedy, tournament, batch of 4",
+    ]
+
+
+def test_play_records_needs_one_bot_per_seat() -> None:
+    """The kernels do not check bounds: a short seat list is refused before them."""
+    import numpy as np
+
+    from cardtable.sim.fast_tournament import play_records
+
+    with pytest.raises(ValueError, match="seat_bots: one bot per seat, 4, got 1"):
+        play_records("skyjo", SkyjoRules(players=4), ("hard",), 0, np.arange(2))
+
+
 def test_fast_bench_table_and_file(capsys, tmp_path) -> None:
     path = tmp_path / "fast.json"
     code, out, err = run(

@@ -16,17 +16,17 @@ from cardtable.skyjo import SkyjoRules
 
 
 @pytest.mark.parametrize(
-    ("game", "rules", "games"),
+    ("game", "rules", "games", "names"),
     [
-        (SKYJO, SkyjoRules(players=2), 24),
-        (SKYJO, SkyjoRules(players=3), 12),
-        (SKIPBO, SkipBoRules(stock_size=10), 24),
-        (SKIPBO, SkipBoRules(players=4, teams=True, stock_size=8), 8),
+        (SKYJO, SkyjoRules(players=2), 24, ["greedy", "random"]),
+        (SKYJO, SkyjoRules(players=3), 12, ["greedy", "random"]),
+        (SKYJO, SkyjoRules(players=2), 12, ["hard", "greedy", "random"]),
+        (SKIPBO, SkipBoRules(stock_size=10), 24, ["greedy", "random"]),
+        (SKIPBO, SkipBoRules(players=4, teams=True, stock_size=8), 8, ["greedy", "random"]),
     ],
-    ids=["skyjo-2p", "skyjo-3p", "skipbo-2p", "skipbo-4p-teams"],
+    ids=["skyjo-2p", "skyjo-3p", "skyjo-2p-hard", "skipbo-2p", "skipbo-4p-teams"],
 )
-def test_fast_ladder_equals_the_reference_ladder(game, rules, games) -> None:
-    names = ["greedy", "random"]
+def test_fast_ladder_equals_the_reference_ladder(game, rules, games, names) -> None:
     fast = run_ladder(game, rules, names, games, 5, engine="fast")
     reference = run_ladder(game, rules, names, games, 5)
     assert fast == reference
@@ -42,9 +42,9 @@ def test_fast_ladder_progress_counts_every_pair() -> None:
 
 def test_fast_ladder_refuses_an_unsupported_bot_before_any_game() -> None:
     seen: list[int] = []
-    with pytest.raises(ValueError, match="plays the bots random, greedy only, not hard"):
+    with pytest.raises(ValueError, match="plays the bots random, greedy, hard only, not expert"):
         run_ladder(
-            SKYJO, SkyjoRules(), ["random", "greedy", "hard"], 8, 1, engine="fast",
+            SKYJO, SkyjoRules(), ["random", "greedy", "expert"], 8, 1, engine="fast",
             progress=seen.append,
         )  # fmt: skip
     assert seen == []  # the random-greedy pair was not played first
@@ -74,13 +74,16 @@ def test_ladder_engine_fast_defaults_to_the_batch_engine_bots(tmp_path) -> None:
     assert main(["ladder", "skyjo", "--games", "4", "--engine", "fast", "--json", str(path)]) == 0
     result = json.loads(path.read_text())
     assert result["anchor"] == "random"
-    assert sorted(rating["name"] for rating in result["ratings"]) == ["greedy", "random"]
+    assert sorted(rating["name"] for rating in result["ratings"]) == ["greedy", "hard", "random"]
 
 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--bots", "random,greedy,hard"], "--engine fast plays the bots random, greedy only"),
+        (
+            ["--bots", "random,greedy,naive"],
+            "--engine fast plays the bots random, greedy, hard only, not naive",
+        ),
         (["--bots", "greedy,expert@2"], "not expert@2"),
         (["--bots", "random,greedy", "--workers", "2"], "leave out --workers and --cluster"),
         (["--bots", "random,greedy", "--cluster", "tcp://127.0.0.1:1"], "leave out --workers"),

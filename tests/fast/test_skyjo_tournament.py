@@ -12,6 +12,8 @@ from cardtable.sim.tournament import run_tournament
 from cardtable.skyjo import GAME, SkyjoRules
 
 CASES = [
+    (SkyjoRules(players=2), ["hard", "greedy"], True),
+    (SkyjoRules(players=3, rows_rule=True, closer_starts_next=True), ["hard", "random"], False),
     (SkyjoRules(players=2), ["greedy", "random"], False),
     (SkyjoRules(players=3, rows_rule=True), ["greedy"], True),
     (SkyjoRules(players=4, closer_doubling=False), ["random", "greedy"], True),
@@ -37,9 +39,10 @@ def test_fast_tournament_records_equal_the_reference(rules, bots, paired) -> Non
 
 
 @pytest.mark.crosscheck
-@pytest.mark.parametrize(("rules", "bots", "paired"), CASES[:3], ids=IDS[:3])
+@pytest.mark.parametrize(("rules", "bots", "paired"), CASES[:5], ids=IDS[:5])
 def test_fast_tournament_equals_the_reference_over_many_games(rules, bots, paired) -> None:
-    """10,000 games per set-up: the compiled greedy bot chooses as the Python one."""
+    """10,000 games per set-up: the compiled greedy and hard bots choose as the Python
+    ones, against each other and against random."""
     games = games_for(rules, 10_000)
     fast = run_fast_tournament(GAME, rules, bots, games, 11, paired=paired)
     reference = run_tournament(GAME, rules, bots, games, 11, paired=paired)
@@ -75,9 +78,10 @@ def test_a_game_with_more_rounds_than_the_first_room_is_recorded_whole(monkeypat
     assert max(record.rounds for record in fast.records) > 8
 
 
-def test_sim_engine_fast_prints_the_reference_result(capsys, tmp_path) -> None:
+@pytest.mark.parametrize("bots", ["greedy,random", "hard,greedy"])
+def test_sim_engine_fast_prints_the_reference_result(capsys, tmp_path, bots) -> None:
     fast_path, reference_path = tmp_path / "fast.json", tmp_path / "reference.json"
-    base = ["sim", "skyjo", "--bots", "greedy,random", "--games", "24", "--players", "3"]
+    base = ["sim", "skyjo", "--bots", bots, "--games", "24", "--players", "3"]
     assert main([*base, "--engine", "fast", "--json", str(fast_path)]) == 0
     fast_out = capsys.readouterr().out
     assert main([*base, "--json", str(reference_path)]) == 0
@@ -89,7 +93,10 @@ def test_sim_engine_fast_prints_the_reference_result(capsys, tmp_path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["sim", "skyjo", "--engine", "fast", "--bots", "hard"], "random, greedy only, not hard"),
+        (
+            ["sim", "skyjo", "--engine", "fast", "--bots", "hard,expert"],
+            "random, greedy, hard only, not expert",
+        ),
         (["sim", "skipbo", "--engine", "fast", "--bots", "hard"], "not hard"),
         (["sim", "skyjo", "--engine", "fast", "--workers", "2"], "leave out --workers"),
     ],

@@ -40,6 +40,7 @@ removed, the discard pile, the held card, the draw pile's size; exactly
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from ..core import GameState, Rng
@@ -104,6 +105,18 @@ class _Spot(NamedTuple):
     closes: bool  # a card there ends the round (the last face-down one)
 
 
+def _sum_in_order(values: Iterable[float]) -> float:
+    """``values`` added one after the other, from the left.
+
+    Not ``sum()``: from Python 3.12 on it compensates rounding errors, so the bot's
+    choices in near ties would depend on the Python version, and the compiled bot
+    (:mod:`cardtable.fast.skyjo_hard`) adds from the left as 3.11's ``sum`` does."""
+    total = 0.0
+    for value in values:
+        total += value
+    return total
+
+
 def _with_card(cells: Column, row: int, card: int) -> Column:
     """``cells`` with ``card`` in ``row``."""
     if row == 0:
@@ -144,8 +157,8 @@ class _Model:
             else []
         )
         self.counts = counts
-        self.mean = sum(v * p for v, p in self.probs) if total else 760 / 150
-        self.var = sum(p * (v - self.mean) ** 2 for v, p in self.probs) if total else 15.0
+        self.mean = _sum_in_order(v * p for v, p in self.probs) if total else 760 / 150
+        self.var = _sum_in_order(p * (v - self.mean) ** 2 for v, p in self.probs) if total else 15.0
         # The round continues after this move unless someone already closed it.
         self.future = state.closer is None
         self.columns: list[Column | None] = [self.column(seat, col) for col in range(COLS)]
@@ -243,7 +256,7 @@ class _Model:
         return value
 
     def own_value(self) -> float:
-        return sum(self.col_value(c) for c in self.columns if c is not None)
+        return _sum_in_order(self.col_value(c) for c in self.columns if c is not None)
 
     def exact_sum_after(self, col: int, cells: Column) -> float:
         total = 0.0

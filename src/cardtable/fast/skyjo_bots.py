@@ -6,6 +6,10 @@
   position, set-up reveals, a forced single choice), so that its choice is the Python
   bot's in every position (tested move by move, and by whole tournaments).
 
+- ``hard``: :class:`cardtable.bots.skyjo_hard.HardBot`, in :mod:`cardtable.fast.skyjo_hard`;
+  it needs its weights and a work array, so only the kernels given those
+  (:func:`tournament_action`: tournaments and the cross-check) play it.
+
 Each bot draws from generator ``rngs[r]`` of the caller's choosing.
 """
 
@@ -15,11 +19,14 @@ import numpy as np
 
 from . import rng
 from . import skyjo_kernels as k
-from .compiled import inline_kernel
+from .compiled import inline_kernel, kernel
+from .skyjo_hard import hard_action
 
-RANDOM, GREEDY = 0, 1
-#: Bot names the batch engine plays, by code.
+RANDOM, GREEDY, HARD = 0, 1, 2
+#: Bots every kernel plays (:func:`bot_action`, the environments' opponents too), by code.
 NAMES = ("random", "greedy")
+#: Bots the tournament and cross-check kernels play (:func:`tournament_action`), by code.
+TOURNAMENT_NAMES = (*NAMES, "hard")
 
 #: GreedyBot's expected value of an unseen card and its default gains.
 HIDDEN = 760 / 150
@@ -148,3 +155,41 @@ def bot_action(kind, st, cfg, b, rngs, r):
     if kind == GREEDY:
         return greedy_action(st, cfg, b, rngs, r)
     return k.random_action(st, b, rngs, r)
+
+
+@inline_kernel
+def tournament_action(kind, st, cfg, b, rngs, r, params, work):
+    """The choice of bot ``kind`` (a code of :data:`TOURNAMENT_NAMES`); ``hard`` plays
+    with the weights ``params`` (:func:`cardtable.fast.skyjo_hard.hard_params`) and the
+    work array ``work``."""
+    if kind == HARD:
+        return hard_action(st, cfg, b, rngs, r, params, work)
+    return bot_action(kind, st, cfg, b, rngs, r)
+
+
+@kernel
+def play_traced(st, cfg, kind, policy, params, work, actions, legal, rows, piles, played):
+    """Every game ``b`` played by bot ``kind`` in all seats, drawing from ``policy[b]``,
+    for the cross-check: for move ``t`` records the action in ``actions[b, t]``, the
+    legal mask before it in ``legal[b, t]``, and after it the fields of
+    :func:`~cardtable.fast.skyjo_kernels.write_row` in ``rows[b, t]`` and both piles in
+    ``piles[b, t]`` (draw pile, then discard pile, each padded to 150). Stops a game at
+    ``actions.shape[1]`` moves; ``played[b]``: the moves played by game ``b``."""
+    ints = st[k.ST_INT]
+    limit = actions.shape[1]
+    for b in range(ints.shape[0]):
+        t = 0
+        while ints[b, k.F_PHASE] != k.OVER and t < limit:
+            legal[b, t] = k.legal_bits(st, b)
+            action = tournament_action(kind, st, cfg, b, policy, b, params, work)
+            actions[b, t] = action
+            k.apply(st, cfg, b, action)
+            k.write_row(st, cfg, b, rows[b, t])
+            draw_len = ints[b, k.F_DRAW_LEN]
+            for i in range(k.DECK_SIZE):
+                piles[b, t, i] = st[k.ST_DRAW][b, i] if i < draw_len else k.NO_CARD
+            discard_len = ints[b, k.F_DISCARD_LEN]
+            for i in range(k.DECK_SIZE):
+                piles[b, t, k.DECK_SIZE + i] = st[k.ST_DISC][b, i] if i < discard_len else k.NO_CARD
+            t += 1
+        played[b] = t

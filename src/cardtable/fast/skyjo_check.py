@@ -1,11 +1,13 @@
 """Cross-check of the Skyjo batch engine against the reference engine, move by move.
 
-:func:`cross_check` plays games with the batch engine's compiled random policy,
-recording every move (its action, the legal mask before it, the whole state after
-it) and replays each game through the reference :class:`cardtable.skyjo.SkyjoState`
-from the same seed, requiring at every step:
+:func:`cross_check` plays games with the batch engine's compiled random policy (or,
+with ``bot="greedy"`` or ``bot="hard"``, that compiled bot in every seat), recording
+every move (its action, the legal mask before it, the whole state after it) and
+replays each game through the reference :class:`cardtable.skyjo.SkyjoState` from the
+same seed, requiring at every step:
 
-- the same legal actions;
+- the same legal actions; with a bot other than random, the same choice as the
+  Python bot (``choose``, e.g. ``HardBot().choose``) drawing from the same generator;
 - the same state after the move: phase, seat to move, held card, starter, closer,
   the last round's closer and points, round and turn counters, the reshuffle flag,
   pile sizes, finished rounds, the blocked flag, the number of moves, the deal
@@ -24,17 +26,21 @@ step, so that it can be replayed (``GAME.replay(rules, seed, actions[:step])``).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
+from ..core import Rng
 from ..skyjo import GAME, SkyjoRules, SkyjoState
 from . import skyjo_kernels as k
 from .engines import POLICY_SALT
 from .mismatch import Mismatch
 from .mismatch import mismatch as _mismatch
 from .skyjo_batch import SkyjoBatch, seeds_array
+from .skyjo_bots import TOURNAMENT_NAMES, play_traced
+from .skyjo_hard import PARAMS, work_array
 
 _SCALARS = (
     "phase",
@@ -138,23 +144,42 @@ def _legal_bits(state: SkyjoState) -> int:
     return bits
 
 
+Choose = Callable[[SkyjoState, Rng], int]
+
+
 def cross_check(
     rules: SkyjoRules,
     seeds: Iterable[int],
     *,
+    bot: str = "random",
+    choose: Choose | None = None,
+    params: NDArray[np.float64] | None = None,
     full: bool = False,
     chunk: int = 32,
     trace_moves: int = 1000,
 ) -> CheckReport:
-    """Play the games of ``seeds`` in the batch engine and replay them through the
-    reference (``chunk`` games at a time, traced ``trace_moves`` moves at a time);
-    stops at the first mismatch."""
+    """Play the games of ``seeds`` in the batch engine with the compiled ``bot`` in every
+    seat and replay them through the reference (``chunk`` games at a time, traced
+    ``trace_moves`` moves at a time); stops at the first mismatch. ``choose``: the
+    Python bot whose choices the compiled one must make (required for a bot other than
+    random); ``params``: the ``hard`` bot's weights
+    (:func:`~cardtable.fast.skyjo_hard.hard_params`)."""
+    if bot not in TOURNAMENT_NAMES:
+        raise ValueError(f"bot must be one of {', '.join(TOURNAMENT_NAMES)}, got {bot!r}")
+    if bot != "random" and choose is None:
+        raise ValueError(f"bot {bot!r} needs choose, the Python bot to compare with")
+    if bot == "hard" and (params is None or params.shape != (PARAMS,)):
+        raise ValueError(f"bot 'hard' needs params, an array of its {PARAMS} parameters")
+    weights = np.zeros(PARAMS) if params is None else params
     all_seeds = list(seeds)
     names = field_names(rules.players)
     report = CheckReport()
+    kind = TOURNAMENT_NAMES.index(bot)
     for start in range(0, len(all_seeds), chunk):
         part = all_seeds[start : start + chunk]
-        report.mismatch = _check_chunk(rules, part, names, full, trace_moves, report)
+        report.mismatch = _check_chunk(
+            rules, part, names, (kind, choose, weights), full, trace_moves, report
+        )
         if report.mismatch is not None:
             break
     return report
@@ -164,16 +189,21 @@ def _check_chunk(
     rules: SkyjoRules,
     seeds: list[int],
     names: list[str],
+    player: tuple[int, Choose | None, NDArray[np.float64]],
     full: bool,
     trace_moves: int,
     report: CheckReport,
 ) -> Mismatch | None:
+    kind, choose, params = player
     size = len(seeds)
     batch = SkyjoBatch(rules, size)
     batch.reset(seeds)
     policy_seeds = [seed ^ POLICY_SALT for seed in seeds]
     policy = seeds_array(policy_seeds, size)
+    work = work_array()
     states = [GAME.new_state(rules, seed) for seed in seeds]
+    # The Python bot's generator, drawn from in every seat as the compiled bot's.
+    rngs = [Rng(seed) for seed in policy_seeds]
     actions_of: list[list[int]] = [[] for _ in range(size)]
     width = k.row_size(rules.players)
     first = [reference_row(state) for state in states]
@@ -195,7 +225,9 @@ def _check_chunk(
         rows = np.zeros((size, trace_moves, width), dtype=np.int64)
         piles = np.zeros((size, trace_moves, 2 * k.DECK_SIZE), dtype=np.int8)
         played = np.zeros(size, dtype=np.int64)
-        k.play_random_traced(batch.st, batch.cfg, policy, actions, legal, rows, piles, played)
+        play_traced(
+            batch.st, batch.cfg, kind, policy, params, work, actions, legal, rows, piles, played
+        )
         for b in range(size):
             count = int(played[b])
             if count == 0:
@@ -207,6 +239,7 @@ def _check_chunk(
                 rows[b, :count].tolist(),
                 piles[b, :count],
                 full,
+                (choose, rngs[b]),
                 actions_of[b],
                 report,
             )
@@ -232,6 +265,7 @@ def _check_game(
     rows: list[list[int]],
     piles: np.ndarray[Any, Any],
     full: bool,
+    player: tuple[Choose | None, Rng],
     history: list[int],
     report: CheckReport,
 ) -> tuple[int, str, Any, Any] | None:
@@ -243,6 +277,11 @@ def _check_game(
         bits = _legal_bits(state)
         if bits != legal[t]:
             return step, "legal actions", _codes(bits), _codes(legal[t])
+        choose, rng = player
+        if choose is not None:
+            chosen = choose(state, rng)
+            if chosen != action:
+                return step, "bot choice", chosen, action
         before = (state.round, state.reshuffled, len(state.discard))
         seat = state.player
         present = state.present[seat]

@@ -500,30 +500,3 @@ def write_row(st, cfg, b, out):
     for i in range(SLOTS * n):
         out[k] = st[ST_CARD][b, i]
         k += 1
-
-
-@kernel
-def play_random_traced(st, cfg, policy, actions, legal, rows, piles, played):
-    """Like :func:`play_random` for the cross-check: for game ``b``, move ``t``, records
-    the action in ``actions[b, t]``, the legal mask before it in ``legal[b, t]``, and
-    after it the fields of :func:`write_row` in ``rows[b, t]`` and both piles in
-    ``piles[b, t]`` (draw pile, then discard pile, each padded to 150). Stops a game
-    at ``actions.shape[1]`` moves; ``played[b]``: the moves played by game ``b``."""
-    ints = st[ST_INT]
-    limit = actions.shape[1]
-    for b in range(ints.shape[0]):
-        t = 0
-        while ints[b, F_PHASE] != OVER and t < limit:
-            legal[b, t] = legal_bits(st, b)
-            action = random_action(st, b, policy, b)
-            actions[b, t] = action
-            apply(st, cfg, b, action)
-            write_row(st, cfg, b, rows[b, t])
-            draw_len = ints[b, F_DRAW_LEN]
-            for i in range(DECK_SIZE):
-                piles[b, t, i] = st[ST_DRAW][b, i] if i < draw_len else NO_CARD
-            discard_len = ints[b, F_DISCARD_LEN]
-            for i in range(DECK_SIZE):
-                piles[b, t, DECK_SIZE + i] = st[ST_DISC][b, i] if i < discard_len else NO_CARD
-            t += 1
-        played[b] = t

@@ -15,7 +15,7 @@ import numpy as np
 from . import skyjo_kernels as k
 from .compiled import inline_kernel, kernel
 from .rng import next64
-from .skyjo_bots import bot_action
+from .skyjo_bots import tournament_action
 
 _MASK53 = np.uint64((1 << 53) - 1)
 _BOT_STREAM = np.uint64(0xB07)
@@ -43,10 +43,15 @@ def derive1(seed, part, scratch):
 
 
 @kernel
-def play_games(st, cfg, seed, indices, paired, seat_kinds, rngs, records, points, scratch):
+def play_games(
+    st, cfg, seed, indices, paired, seat_kinds, rngs, records, points, scratch, params, work
+):
     """Play game ``indices[i]`` of the tournament seeded with ``seed`` (a uint64) in
     batch slot ``i``, to its end. ``seat_kinds[s]``: the bot code of seat ``s`` before
-    rotation. ``rngs``: scratch for the bots' generators (one per slot and seat).
+    rotation (of :data:`~cardtable.fast.skyjo_bots.TOURNAMENT_NAMES`; ``hard`` plays with
+    the weights ``params`` and the work array ``work``, see
+    :mod:`cardtable.fast.skyjo_hard`). ``rngs``: scratch for the bots' generators (one
+    per slot and seat).
     ``records[i]`` gets (deal seed, moves, turns, rounds, rotation, blocked rounds);
     ``points[i, r]`` the
     points of round ``r`` while ``r < points.shape[1]`` (``rounds`` says how many there
@@ -78,7 +83,8 @@ def play_games(st, cfg, seed, indices, paired, seat_kinds, rngs, records, points
             seat = ints[i, k.F_PLAYER]
             kind = seat_kinds[(seat + shift) % n]
             before = ints[i, k.F_ROUNDS_DONE]
-            k.apply(st, cfg, i, bot_action(kind, st, cfg, i, rngs, i * n + seat))
+            action = tournament_action(kind, st, cfg, i, rngs, i * n + seat, params, work)
+            k.apply(st, cfg, i, action)
             moves += 1
             if ints[i, k.F_ROUNDS_DONE] != before:
                 if rounds < room:

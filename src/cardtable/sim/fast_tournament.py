@@ -5,7 +5,9 @@
 bots, ``batch`` games per call, and summarizes them with the same
 :func:`~cardtable.sim.tournament.summarize`: for a seed the records, and so every
 figure, are those of the reference tournament (tested), many times faster. Only the
-bots the batch engine has can play (Skyjo and Skip-Bo: ``random`` and ``greedy``).
+bots the batch engine has can play (Skyjo: ``random``, ``greedy`` and ``hard``, with
+:class:`~cardtable.bots.skyjo_hard.HardBot`'s default weights; Skip-Bo: ``random`` and
+``greedy``).
 """
 
 from __future__ import annotations
@@ -34,14 +36,17 @@ _ROUNDS = 64
 def fast_bot_names(game_name: str) -> tuple[str, ...]:
     """The bots the batch engine of ``game_name`` plays (KeyError: no batch engine)."""
     if game_name == "skyjo":
-        from ..fast.skyjo_bots import NAMES
+        from ..fast.skyjo_bots import TOURNAMENT_NAMES
 
-        return NAMES
+        return TOURNAMENT_NAMES
     if game_name == "skipbo":
         from ..fast.skipbo_bots import NAMES as SKIPBO_NAMES
 
         return SKIPBO_NAMES
     raise KeyError(f"no compiled batch engine for {game_name!r} (engines: skipbo, skyjo)")
+
+
+Indices = np.ndarray[tuple[int], np.dtype[np.int64]]
 
 
 def run_fast_tournament(
@@ -73,18 +78,37 @@ def run_fast_tournament(
         raise ValueError(
             f"paired games come in sets of {seats} (one per seat rotation); got {games}"
         )
-    kinds = np.array([known.index(name) for name in seat_bots], dtype=np.int64)
     records: list[GameRecord] = []
-    play = _play_skyjo if game.name == "skyjo" else _play_skipbo
     for start in range(0, games, batch):
         indices = np.arange(start, min(games, start + batch), dtype=np.int64)
-        records += play(rules, seat_bots, seed, indices, paired, kinds, max_moves)
+        records += play_records(game.name, rules, seat_bots, seed, indices, paired, max_moves)
         if progress is not None:
             progress(len(records))
     return summarize(game.name, rules, seed, seat_bots, records, paired=paired)
 
 
-Indices = np.ndarray[tuple[int], np.dtype[np.int64]]
+def play_records(
+    game_name: str,
+    rules: RulesBase,
+    seat_bots: tuple[str, ...],
+    seed: int,
+    indices: Indices,
+    paired: bool = False,
+    max_moves: int = DEFAULT_MAX_MOVES,
+) -> list[GameRecord]:
+    """The records of games ``indices`` of the tournament ``seed``, one batch, each seat
+    ``s`` played by the compiled bot ``seat_bots[s]`` (before rotation; every name one
+    :func:`fast_bot_names` lists, one per seat)."""
+    known = fast_bot_names(game_name)
+    seats = rules.players  # type: ignore[attr-defined]  # both games' rules have it
+    if len(seat_bots) != seats:
+        # The kernels index the seats' arrays without bounds checks.
+        raise ValueError(f"seat_bots: one bot per seat, {seats}, got {len(seat_bots)}")
+    kinds = np.array([known.index(name) for name in seat_bots], dtype=np.int64)
+    play = _play_skyjo if game_name == "skyjo" else _play_skipbo
+    return play(rules, seat_bots, seed, indices, paired, kinds, max_moves)
+
+
 #: The columns of each game's line in a batch's ``out``: Skyjo's deal, moves, turns,
 #: rounds, seat rotation and blocked rounds; Skip-Bo's deal, moves and seat rotation.
 _SKYJO_OUT = 6
@@ -136,7 +160,9 @@ def _play_skyjo(
     kinds: Indices,
     max_moves: int,
 ) -> list[GameRecord]:
+    from ..bots.skyjo_hard import HardBot
     from ..fast.skyjo_batch import SkyjoBatch
+    from ..fast.skyjo_hard import hard_params, work_array
     from ..fast.skyjo_kernels import F_BLOCKED
     from ..fast.skyjo_tournament import play_games
     from ..skyjo.rules import SkyjoRules
@@ -153,6 +179,7 @@ def _play_skyjo(
         paired=paired,
         kinds=kinds,
         max_moves=max_moves,
+        extra=lambda engine: (hard_params(HardBot()), work_array()),
     )
     records = []
     # Read in bulk: the final totals (the scores; the lowest wins) and blocked flags.

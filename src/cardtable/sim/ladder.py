@@ -16,7 +16,8 @@ never loses at a finite rating.
 With ``engine="fast"`` every pair's games are played by the compiled batch engine
 (:func:`~cardtable.sim.fast_tournament.run_fast_tournament`, extra ``fast``): the
 same deals, seats and bot choices as the reference tournament, so the same table
-for a seed, with only the bots the batch engine has (``random`` and ``greedy``).
+for a seed, with only the bots the batch engine has (``random``, ``greedy``, and
+``hard`` for Skyjo).
 """
 
 from __future__ import annotations
