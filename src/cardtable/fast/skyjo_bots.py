@@ -47,10 +47,10 @@ def _estimates(st, cfg, b, seat):
     others = np.inf
     for other in range(n):
         if other != seat:
-            hidden = k._POP[down[b, other] & present[b, other]]
+            hidden = k.POP[down[b, other] & present[b, other]]
             value = k.face_up_sum(st, b, other) + HIDDEN * hidden
             others = min(others, value)
-    own = k.face_up_sum(st, b, seat) + HIDDEN * k._POP[down[b, seat]]
+    own = k.face_up_sum(st, b, seat) + HIDDEN * k.POP[down[b, seat]]
     return own, others
 
 
@@ -73,7 +73,7 @@ def _best_exchange(st, cfg, b, seat, card):
     base = seat * k.SLOTS
     present = st[k.ST_PRES][b, seat]
     down = st[k.ST_DOWN][b, seat]
-    closing = k._POP[down] == 1 and st[k.ST_INT][b, k.F_CLOSER] == k.NO_SEAT
+    closing = k.POP[down] == 1 and st[k.ST_INT][b, k.F_CLOSER] == k.NO_SEAT
     own = _estimates(st, cfg, b, seat)[0] if closing else 0.0
     up = present & ~down
     best = -1e9
@@ -104,8 +104,8 @@ def _best_reveal(st, cfg, b, seat, rngs, r):
     down = st[k.ST_DOWN][b, seat] & st[k.ST_PRES][b, seat]
     if not down:
         return -1e9, -1
-    count = k._POP[down]
-    pos = k._NTH[down, rng.below(rngs, r, count)]
+    count = k.POP[down]
+    pos = k.NTH[down, rng.below(rngs, r, count)]
     value = 0.0
     if count == 1:
         own = _estimates(st, cfg, b, seat)[0]
@@ -121,11 +121,11 @@ def _legal_count(st, b):
     if phase == k.TURN:
         return 2
     if phase == k.SETUP:
-        return k._POP[st[k.ST_DOWN][b, seat]]
-    exchanges = k._POP[st[k.ST_PRES][b, seat]]
+        return k.POP[st[k.ST_DOWN][b, seat]]
+    exchanges = k.POP[st[k.ST_PRES][b, seat]]
     if phase == k.TAKEN:
         return exchanges
-    return exchanges + k._POP[st[k.ST_DOWN][b, seat]]
+    return exchanges + k.POP[st[k.ST_DOWN][b, seat]]
 
 
 @inline_kernel

@@ -80,8 +80,8 @@ SORTED_DECK = np.array(
 _COLUMN_MASKS = np.array([sum(1 << (r * COLS + c) for r in range(ROWS)) for c in range(COLS)])
 _ROW_MASKS = np.array([sum(1 << (r * COLS + c) for c in range(COLS)) for r in range(ROWS)])
 #: Per 12-bit position mask: how many positions it holds, and the ``k``-th of them.
-_POP = np.array([bin(mask).count("1") for mask in range(FULL + 1)], dtype=np.int64)
-_NTH = np.array(
+POP = np.array([bin(mask).count("1") for mask in range(FULL + 1)], dtype=np.int64)
+NTH = np.array(
     [
         [p for p in range(SLOTS) if mask >> p & 1] + [0] * (SLOTS - bin(mask).count("1"))
         for mask in range(FULL + 1)
@@ -170,19 +170,6 @@ def legal_bits(st, b):
 @inline_kernel
 def is_legal(st, b, action):
     return 0 <= action < NUM_ACTIONS and (legal_bits(st, b) >> action) & 1 == 1
-
-
-@inline_kernel
-def nth_legal(bits, k):
-    """The ``k``-th (from 0) set bit of ``bits``: the ``k``-th legal action, ascending."""
-    code = 0
-    while True:
-        if bits & 1:
-            if k == 0:
-                return code
-            k -= 1
-        bits >>= 1
-        code += 1
 
 
 @inline_kernel
@@ -411,16 +398,16 @@ def random_action(st, b, policy, p):
     seat = ints[b, F_PLAYER]
     if phase == SETUP:
         down = st[ST_DOWN][b, seat]
-        return REVEAL + _NTH[down, rng.below(policy, p, _POP[down])]
+        return REVEAL + NTH[down, rng.below(policy, p, POP[down])]
     present = st[ST_PRES][b, seat]
     if phase == TAKEN:
-        return EXCHANGE + _NTH[present, rng.below(policy, p, _POP[present])]
+        return EXCHANGE + NTH[present, rng.below(policy, p, POP[present])]
     down = st[ST_DOWN][b, seat]
-    exchanges = _POP[present]
-    pick = rng.below(policy, p, exchanges + _POP[down])
+    exchanges = POP[present]
+    pick = rng.below(policy, p, exchanges + POP[down])
     if pick < exchanges:
-        return EXCHANGE + _NTH[present, pick]
-    return DISCARD_AND_REVEAL + _NTH[down, pick - exchanges]
+        return EXCHANGE + NTH[present, pick]
+    return DISCARD_AND_REVEAL + NTH[down, pick - exchanges]
 
 
 # --- batch loops -------------------------------------------------------------------
