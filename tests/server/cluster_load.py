@@ -72,16 +72,21 @@ def main() -> None:
     parser.add_argument("--lease-seconds", type=float, default=15.0)
     parser.add_argument("--drain-at", type=float, help="seconds into play to drain node n1")
     parser.add_argument("--json", type=Path, help="also write the report as JSON")
+    parser.add_argument(
+        "--db", help="an empty PostgreSQL database's URL (default: a throwaway cluster's)"
+    )
     args = parser.parse_args()
-    bindir = find_bindir()
-    assert bindir is not None, "no PostgreSQL server binaries"
-    postgres = Cluster(bindir)
-    postgres.start()
+    postgres = None
+    if args.db is None:
+        bindir = find_bindir()
+        assert bindir is not None, "no PostgreSQL server binaries"
+        postgres = Cluster(bindir)
+        postgres.start()
     root = Path(tempfile.mkdtemp(prefix="cardtable-cluster-load-"))
     nodes: list[Node] = []
     proxy = None
     try:
-        url = postgres.create_database()
+        url = args.db if postgres is None else postgres.create_database()
         # `cardtable serve`'s own defaults (Node's test settings put back), but for the
         # rooms one address may hold: every load-test room comes from 127.0.0.1.
         extra = [
@@ -149,7 +154,8 @@ def main() -> None:
             proxy.wait()
         for node in nodes:
             node.stop()
-        postgres.stop()
+        if postgres is not None:
+            postgres.stop()
 
 
 def _cpu(node: Node) -> tuple[int, float] | None:
