@@ -17,6 +17,7 @@ report is the load test's, plus each node's CPU seconds during the run and, with
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import subprocess
@@ -35,7 +36,7 @@ from cardtable.bench.loadtest import (
 
 from ..live_server import free_port
 from .nginx_cluster import NGINX, Node, health, nginx_conf
-from .postgres import Cluster, find_bindir
+from .postgres import throwaway_database
 
 
 class RollingRestart(threading.Thread):
@@ -76,17 +77,12 @@ def main() -> None:
         "--db", help="an empty PostgreSQL database's URL (default: a throwaway cluster's)"
     )
     args = parser.parse_args()
-    postgres = None
-    if args.db is None:
-        bindir = find_bindir()
-        assert bindir is not None, "no PostgreSQL server binaries"
-        postgres = Cluster(bindir)
-        postgres.start()
+    database = contextlib.ExitStack()
+    url = args.db or database.enter_context(throwaway_database())
     root = Path(tempfile.mkdtemp(prefix="cardtable-cluster-load-"))
     nodes: list[Node] = []
     proxy = None
     try:
-        url = args.db if postgres is None else postgres.create_database()
         # `cardtable serve`'s own defaults (Node's test settings put back), but for the
         # rooms one address may hold: every load-test room comes from 127.0.0.1.
         extra = [
@@ -154,8 +150,7 @@ def main() -> None:
             proxy.wait()
         for node in nodes:
             node.stop()
-        if postgres is not None:
-            postgres.stop()
+        database.close()
 
 
 def _cpu(node: Node) -> tuple[int, float] | None:

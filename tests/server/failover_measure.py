@@ -10,6 +10,7 @@ from each kill to the next move committed in the room is printed.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import statistics
@@ -25,7 +26,7 @@ from ..live_server import free_port
 from .nginx_cluster import NGINX, Node
 from .nginx_cluster import http as _http
 from .nginx_cluster import nginx_conf as _nginx_conf
-from .postgres import Cluster, find_bindir
+from .postgres import throwaway_database
 from .test_group_commit import rows
 from .test_nginx_cluster import Player
 
@@ -57,15 +58,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    bindir = find_bindir()
-    assert bindir is not None, "no PostgreSQL server binaries"
-    cluster = Cluster(bindir)
-    cluster.start()
+    database = contextlib.ExitStack()
+    url = database.enter_context(throwaway_database())
     root = Path(tempfile.mkdtemp(prefix="cardtable-failover-"))
     nodes: list[Node] = []
     proxy = None
     try:
-        url = cluster.create_database()
         nodes = [Node(url, name, free_port(), args.lease_seconds) for name in ("n1", "n2")]
         for node in nodes:
             node.start()
@@ -123,7 +121,7 @@ def main() -> None:
             proxy.wait()
         for node in nodes:
             node.stop()
-        cluster.stop()
+        database.close()
 
 
 if __name__ == "__main__":

@@ -125,6 +125,20 @@ class Cluster:
         return self.url(name)
 
 
+@contextlib.contextmanager
+def throwaway_database() -> Iterator[str]:
+    """One empty database on a PostgreSQL cluster of its own, removed afterwards (for the
+    measurement tools, outside pytest); yields its ``postgresql+asyncpg://`` URL."""
+    bindir = find_bindir()
+    assert bindir is not None, "no PostgreSQL server binaries"
+    cluster = Cluster(bindir)
+    cluster.start()
+    try:
+        yield cluster.create_database()
+    finally:
+        cluster.stop()
+
+
 @pytest.fixture(scope="session")
 def postgres_cluster() -> Iterator[Cluster]:
     try:
