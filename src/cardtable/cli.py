@@ -73,7 +73,7 @@ def _build_parser() -> argparse.ArgumentParser:
         choices=("reference", "fast"),
         default="reference",
         help="reference: the pure-Python engine and bots (default); fast: the compiled "
-        "batch engine and its bots (extra 'fast'; random, greedy, and hard for Skyjo), "
+        "batch engine and its bots (extra 'fast'; random, greedy and hard), "
         "the same games",
     )
 
@@ -90,7 +90,7 @@ def _build_parser() -> argparse.ArgumentParser:
         choices=("reference", "fast"),
         default="reference",
         help="reference: the pure-Python engine and bots (default); fast: the compiled "
-        "batch engine and its bots (extra 'fast'; random, greedy, and hard for Skyjo: "
+        "batch engine and its bots (extra 'fast'; random, greedy and hard: "
         "the default bots then), the same games and ratings",
     )
 

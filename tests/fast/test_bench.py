@@ -59,6 +59,7 @@ def test_fast_bench_times_every_compiled_bot_after_random_play() -> None:
     assert [row.name for row in skipbo.rows] == [
         "random, batch of 4",
         "greedy, tournament, batch of 4",
+        "hard, tournament, batch of 4",
     ]
 
 

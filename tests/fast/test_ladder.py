@@ -23,8 +23,9 @@ from cardtable.skyjo import SkyjoRules
         (SKYJO, SkyjoRules(players=2), 12, ["hard", "greedy", "random"]),
         (SKIPBO, SkipBoRules(stock_size=10), 24, ["greedy", "random"]),
         (SKIPBO, SkipBoRules(players=4, teams=True, stock_size=8), 8, ["greedy", "random"]),
+        (SKIPBO, SkipBoRules(stock_size=5), 8, ["hard", "greedy", "random"]),
     ],
-    ids=["skyjo-2p", "skyjo-3p", "skyjo-2p-hard", "skipbo-2p", "skipbo-4p-teams"],
+    ids=["skyjo-2p", "skyjo-3p", "skyjo-2p-hard", "skipbo-2p", "skipbo-4p-teams", "skipbo-2p-hard"],
 )
 def test_fast_ladder_equals_the_reference_ladder(game, rules, games, names) -> None:
     fast = run_ladder(game, rules, names, games, 5, engine="fast")

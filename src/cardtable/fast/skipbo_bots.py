@@ -5,7 +5,10 @@
   lowest such action code), else the first other play that moves a numbered card, else
   the first play, else ending the turn, else a discard of its highest numbered card
   onto the pile it prefers (tested move by move against the Python bot, and by whole
-  tournaments).
+  tournaments);
+- ``hard``: :class:`cardtable.bots.skipbo_hard.HardBot`, in :mod:`cardtable.fast.skipbo_hard`
+  (tournaments and the cross-check; the vector environments' opponents are ``random``
+  or ``greedy``).
 
 Each bot draws from generator ``rngs[r]`` of the caller's choosing (greedy draws
 nothing) and lists the legal actions into ``scratch`` (room for 197 codes).
@@ -18,10 +21,13 @@ import numpy as np
 from ..skipbo.moves import DISCARD_BASE, DISCARD_PLAY_BASE, END_TURN, STOCK_BASE
 from . import skipbo_kernels as k
 from .compiled import inline_kernel, kernel
+from .skipbo_hard import hard_action
 
-RANDOM, GREEDY = 0, 1
-#: Bot names the batch engine plays, by code.
+RANDOM, GREEDY, HARD = 0, 1, 2
+#: Bot names the vector environments' opponents play, by code.
 NAMES = ("random", "greedy")
+#: Bot names tournaments and the cross-check play, by code.
+TOURNAMENT_NAMES = (*NAMES, "hard")
 
 
 @inline_kernel
@@ -95,10 +101,22 @@ def bot_action(kind, st, cfg, b, rngs, r, scratch):
     return k.random_action(st, cfg, b, rngs, r, scratch)
 
 
+@inline_kernel
+def tournament_action(kind, st, cfg, b, rngs, r, scratch, params, work, copy):
+    """The choice of bot ``kind`` (a code of :data:`TOURNAMENT_NAMES`); ``hard`` plays
+    with the weights ``params`` (:func:`cardtable.fast.skipbo_hard.hard_params`), the
+    work arrays ``work`` and the one-game ``copy`` of
+    :class:`~cardtable.fast.skipbo_hard.HardWork`."""
+    if kind == HARD:
+        return hard_action(st, cfg, b, scratch, params, work, copy)
+    return bot_action(kind, st, cfg, b, rngs, r, scratch)
+
+
 @kernel
-def play_traced(st, cfg, kind, policy, scratch, actions, legal, rows, played):
+def play_traced(st, cfg, kind, policy, scratch, params, work, copy, actions, legal, rows, played):
     """Play every game with bot ``kind`` at every seat (game ``b`` drawing from
-    ``policy[b]``), for the cross-check: for game ``b``, move ``t``, records the action
+    ``policy[b]``; ``hard`` with ``params``, ``work`` and ``copy``), for the
+    cross-check: for game ``b``, move ``t``, records the action
     in ``actions[b, t]``, the legal actions before it in ``legal[b, t]`` (``k.WORDS``
     uint64 words, bit ``code % 64`` of word ``code // 64``) and the fields of
     :func:`cardtable.fast.skipbo_kernels.write_row` after it in ``rows[b, t]``. A game
@@ -117,7 +135,7 @@ def play_traced(st, cfg, kind, policy, scratch, actions, legal, rows, played):
             for i in range(count):
                 code = scratch[i]
                 legal[b, t, code >> 6] |= np.uint64(1) << np.uint64(code & 63)
-            action = bot_action(kind, st, cfg, b, policy, b, scratch)
+            action = tournament_action(kind, st, cfg, b, policy, b, scratch, params, work, copy)
             actions[b, t] = action
             before = generators[b]
             k.apply(st, cfg, b, action)

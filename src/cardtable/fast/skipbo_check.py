@@ -1,13 +1,14 @@
 """Cross-check of the Skip-Bo batch engine against the reference engine, move by move.
 
 :func:`cross_check` plays games with the batch engine's compiled random policy (or,
-with ``bot="greedy"``, the compiled greedy bot), recording every move (its action,
-the legal actions before it, the state after it), and replays each game through the
-reference :class:`cardtable.skipbo.SkipBoState` from the same seed, requiring:
+with ``bot="greedy"`` or ``bot="hard"``, that compiled bot in every seat), recording
+every move (its action, the legal actions before it, the state after it), and replays
+each game through the reference :class:`cardtable.skipbo.SkipBoState` from the same
+seed, requiring:
 
 - before every move, the same legal actions; with a bot other than random, the
-  same choice as the Python bot (``choose``: :class:`cardtable.bots.skipbo.GreedyBot`'s)
-  with the same generator;
+  same choice as the Python bot (``choose``: :class:`cardtable.bots.skipbo.GreedyBot`'s
+  or :class:`cardtable.bots.skipbo_hard.HardBot`'s) with the same generator;
 - after every move, the same state: seat to move, round, starter, turn and idle
   counters, the built flag, pile sizes, the game-over flag, moves, finished rounds
   and the last one's points, winners, turns and blocked flag, the blocked run, the
@@ -35,6 +36,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..core import Rng
 from ..skipbo import GAME, SkipBoRules, SkipBoState
@@ -72,7 +74,9 @@ _SCALARS = (
 )
 assert len(_SCALARS) == k.NF + 2
 _LOW32 = (1 << 32) - 1
-BOTS = ("random", "greedy")
+#: The compiled bots the cross-check plays (``skipbo_bots.TOURNAMENT_NAMES``, whose
+#: module compiles on import).
+BOTS = ("random", "greedy", "hard")
 
 
 @dataclasses.dataclass
@@ -256,6 +260,7 @@ def cross_check(
     *,
     bot: str = "random",
     choose: Callable[[SkipBoState, Rng], int] | None = None,
+    params: NDArray[np.float64] | None = None,
     full: bool = False,
     chunk: int = 32,
     trace_moves: int = 256,
@@ -263,20 +268,26 @@ def cross_check(
     """Play the games of ``seeds`` in the batch engine with ``bot`` at every seat and
     replay them through the reference (``chunk`` games at a time, traced up to
     ``trace_moves`` moves at a time); stops at the first mismatch. With a compiled bot
-    other than random, ``choose`` is the Python bot's ``choose`` (``GreedyBot().choose``;
-    this package may not import the bots), whose choice must be the compiled one's at
-    every move."""
+    other than random, ``choose`` is the Python bot's ``choose`` (``GreedyBot().choose``,
+    ``HardBot().choose``; this package may not import the bots), whose choice must be
+    the compiled one's at every move; ``hard`` plays with the weights ``params``
+    (:func:`~cardtable.fast.skipbo_hard.hard_params` of the Python bot's weights)."""
+    from .skipbo_hard import PARAMS
+
     if bot not in BOTS:
         raise ValueError(f"bot must be one of {', '.join(BOTS)}, got {bot!r}")
     if (bot == "random") != (choose is None):
         raise ValueError("give choose (the Python bot's) for a bot other than random only")
+    if bot == "hard" and (params is None or params.shape != (PARAMS,)):
+        raise ValueError(f"bot 'hard' needs params, an array of its {PARAMS} parameters")
+    weights = np.zeros(PARAMS) if params is None else params
     all_seeds = list(seeds)
     names = field_names(rules.players)
     report = CheckReport()
     for start in range(0, len(all_seeds), chunk):
         part = all_seeds[start : start + chunk]
         report.mismatch = _check_chunk(
-            rules, part, names, bot, choose, 1 if full else trace_moves, report
+            rules, part, names, (bot, choose, weights), 1 if full else trace_moves, report
         )
         if report.mismatch is not None:
             break
@@ -287,12 +298,15 @@ def _check_chunk(
     rules: SkipBoRules,
     seeds: list[int],
     names: list[str],
-    bot: str,
-    choose: Callable[[SkipBoState, Rng], int] | None,
+    player: tuple[str, Callable[[SkipBoState, Rng], int] | None, NDArray[np.float64]],
     trace_moves: int,
     report: CheckReport,
 ) -> Mismatch | None:
     from . import skipbo_bots
+    from .skipbo_hard import HardWork
+
+    bot, choose, params = player
+    work = HardWork(rules)
 
     size = len(seeds)
     n = rules.players
@@ -325,8 +339,9 @@ def _check_chunk(
     played = np.zeros(size, dtype=np.int64)
     while not batch.is_over.all():
         skipbo_bots.play_traced(
-            batch.st, batch.cfg, kind, policy, batch.scratch, actions, legal, rows, played
-        )
+            batch.st, batch.cfg, kind, policy, batch.scratch, params, work.arrays, work.copy.st,
+            actions, legal, rows, played,
+        )  # fmt: skip
         for b in range(size):
             count = int(played[b])
             if count == 0:

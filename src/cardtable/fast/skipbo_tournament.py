@@ -14,7 +14,7 @@ import numpy as np
 
 from . import skipbo_kernels as k
 from .compiled import kernel
-from .skipbo_bots import bot_action
+from .skipbo_bots import tournament_action
 from .skyjo_tournament import derive1, derive2
 
 _MASK53 = np.uint64((1 << 53) - 1)
@@ -22,11 +22,16 @@ _BOT_STREAM = np.uint64(0xB07)
 
 
 @kernel
-def play_games(st, cfg, seed, indices, paired, seat_kinds, rngs, records, points, scratch, legal):
+def play_games(
+    st, cfg, seed, indices, paired, seat_kinds, rngs, records, points, scratch, legal, params,
+    work, copy,
+):  # fmt: skip
     """Play game ``indices[i]`` of the tournament seeded with ``seed`` (a uint64) in
     batch slot ``i``, to its end. ``seat_kinds[s]``: the bot code of seat ``s`` before
-    rotation. ``rngs``: room for the bots' generators (one per slot and seat);
-    ``scratch``: a uint64 scratch entry; ``legal``: room for a legal list.
+    rotation (of :data:`~cardtable.fast.skipbo_bots.TOURNAMENT_NAMES`; ``hard`` plays with
+    the weights ``params``, the work arrays ``work`` and the one-game ``copy``, see
+    :mod:`cardtable.fast.skipbo_hard`). ``rngs``: room for the bots' generators (one per
+    slot and seat); ``scratch``: a uint64 scratch entry; ``legal``: room for a legal list.
     ``records[i]`` gets (deal seed, moves, rotation); ``points[i, r]`` the points of
     round ``r`` while ``r < points.shape[1]`` (the batch's ``F_ROUNDS_DONE`` says how
     many there were, so a caller can replay with more room). A game stops after
@@ -54,7 +59,10 @@ def play_games(st, cfg, seed, indices, paired, seat_kinds, rngs, records, points
             seat = ints[i, k.F_CURRENT]
             kind = seat_kinds[(seat + shift) % n]
             before = ints[i, k.F_ROUNDS_DONE]
-            k.apply(st, cfg, i, bot_action(kind, st, cfg, i, rngs, i * n + seat, legal))
+            action = tournament_action(
+                kind, st, cfg, i, rngs, i * n + seat, legal, params, work, copy
+            )
+            k.apply(st, cfg, i, action)
             moves += 1
             rounds = ints[i, k.F_ROUNDS_DONE]
             if rounds != before and rounds <= room:

@@ -5,9 +5,8 @@
 bots, ``batch`` games per call, and summarizes them with the same
 :func:`~cardtable.sim.tournament.summarize`: for a seed the records, and so every
 figure, are those of the reference tournament (tested), many times faster. Only the
-bots the batch engine has can play (Skyjo: ``random``, ``greedy`` and ``hard``, with
-:class:`~cardtable.bots.skyjo_hard.HardBot`'s default weights; Skip-Bo: ``random`` and
-``greedy``).
+bots the batch engine has can play: ``random``, ``greedy`` and ``hard`` of both games,
+``hard`` with the Python bot's default weights.
 """
 
 from __future__ import annotations
@@ -40,7 +39,7 @@ def fast_bot_names(game_name: str) -> tuple[str, ...]:
 
         return TOURNAMENT_NAMES
     if game_name == "skipbo":
-        from ..fast.skipbo_bots import NAMES as SKIPBO_NAMES
+        from ..fast.skipbo_bots import TOURNAMENT_NAMES as SKIPBO_NAMES
 
         return SKIPBO_NAMES
     raise KeyError(f"no compiled batch engine for {game_name!r} (engines: skipbo, skyjo)")
@@ -208,6 +207,16 @@ def _play_skyjo(
     return records
 
 
+def _skipbo_hard_memory(engine: Any, rules: RulesBase) -> tuple[Any, ...]:
+    """The arguments of Skip-Bo's ``play_games`` after ``scratch``: the legal list's
+    room, and ``hard``'s weights, work arrays and one-game copy."""
+    from ..bots.skipbo_hard import HARD_WEIGHTS
+    from ..fast.skipbo_hard import HardWork, hard_params
+
+    work = HardWork(rules)
+    return (engine.scratch, hard_params(HARD_WEIGHTS), work.arrays, work.copy.st)
+
+
 def _play_skipbo(
     rules: RulesBase,
     seat_bots: tuple[str, ...],
@@ -234,7 +243,7 @@ def _play_skipbo(
         paired=paired,
         kinds=kinds,
         max_moves=max_moves,
-        extra=lambda engine: (engine.scratch,),
+        extra=lambda engine: _skipbo_hard_memory(engine, rules),
     )
     rotations = [paired_bots(seat_bots, shift, paired) for shift in range(n)]
     ints = engine.ints.tolist()
