@@ -6,7 +6,7 @@ kernels run no threads). Game ``i`` is dealt from seed ``i``, as in the referenc
 benchmark, and its policy is seeded from ``i`` too, so two runs do the same work. The
 kernels are compiled (or loaded from numba's cache) before the clock starts.
 
-Then one row per compiled bot (``greedy``, and ``hard`` for Skyjo): games of the
+Then one row per compiled bot (``greedy`` and ``hard``): games of the
 tournament seeded 0 with that bot in every seat, ``batch`` at a time, as ``cardtable
 sim --engine fast`` plays them (the time includes building each game's record). The
 time budget is shared evenly between the rows; the JSON headline stays random play.
