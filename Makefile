@@ -22,8 +22,10 @@ lint: install
 	$(BIN)/ruff format --check src tests scripts lab
 	$(BIN)/mypy
 
+# worksteal: an idle worker takes tests queued behind the other's long cold compile of
+# the batch engines' kernels instead of waiting for it.
 test: lint
-	$(BIN)/python -m pytest -n 2
+	$(BIN)/python -m pytest -n 2 --dist worksteal
 
 # The batch engines' 10,000-game cross-checks against the reference engines (about ten
 # minutes of CPU, so not in every run of the suite, which plays a sample of each).
