@@ -22,10 +22,8 @@ lint: install
 	$(BIN)/ruff format --check src tests scripts lab
 	$(BIN)/mypy
 
-# worksteal: an idle worker takes tests queued behind the other's long cold compile of
-# the batch engines' kernels instead of waiting for it.
 test: lint
-	$(BIN)/python -m pytest -n 2 --dist worksteal
+	$(BIN)/python -m pytest -n 2
 
 # The batch engines' 10,000-game cross-checks against the reference engines (about ten
 # minutes of CPU, so not in every run of the suite, which plays a sample of each).

@@ -97,7 +97,10 @@ def test_sim_engine_fast_prints_the_reference_result(capsys, tmp_path, bots) -> 
             ["sim", "skyjo", "--engine", "fast", "--bots", "hard,expert"],
             "random, greedy, hard only, not expert",
         ),
-        (["sim", "skipbo", "--engine", "fast", "--bots", "hard"], "not hard"),
+        (
+            ["sim", "skipbo", "--engine", "fast", "--bots", "hard,naive"],
+            "random, greedy, hard only, not naive",
+        ),
         (["sim", "skyjo", "--engine", "fast", "--workers", "2"], "leave out --workers"),
     ],
 )
