@@ -26,6 +26,8 @@ test: lint
 	$(BIN)/python -m pytest -n 2
 
 # The batch engines' 10,000-game cross-checks against the reference engines (about ten
-# minutes of CPU, so not in every run of the suite, which plays a sample of each).
+# minutes of CPU, and 2.4 hours more for the compiled hard bots, which the Python bots
+# they are compared with set the pace of: not in every run of the suite, which plays a
+# sample of each).
 crosscheck: install
 	CARDTABLE_CROSSCHECK=1 $(BIN)/python -m pytest -n 2 -m crosscheck tests/fast
