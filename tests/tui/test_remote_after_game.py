@@ -40,7 +40,10 @@ def busy_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def _skipbo_room(base: str) -> dict[str, Any]:
     seats = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]
-    body = {"game": "skipbo", "options": {"players": 2, "stock_size": 5}, "seats": seats}
+    # Our seat starts every game: with stocks of 5 a bot that starts can win the new
+    # game on its first turn, before the tests make their move in it.
+    options = {"players": 2, "stock_size": 5, "first_player": 0}
+    body = {"game": "skipbo", "options": options, "seats": seats}
     return _post(f"{base}/api/rooms", body)
 
 
