@@ -41,6 +41,7 @@ def test_guard_rail_and_proxy_options_reach_uvicorn():
     )  # fmt: skip
     config = serve_config(args)
     assert config.rooms_per_client == 500
+    assert (config.rate_per_second, config.rate_burst) == (10.0, 40)
     options = uvicorn_options(args, config)
     assert options["proxy_headers"] is False
     assert options["forwarded_allow_ips"] == "10.0.0.1"
@@ -66,6 +67,21 @@ def test_gc_options_parse_and_refuse_what_is_not_three_numbers(capsys):
             _parse(f"--gc-thresholds={bad}")
         assert "three whole numbers" in capsys.readouterr().err
     for option, bad in (("--gc-freeze-seconds", "0"), ("--gc-full-seconds", "-1")):
+        with pytest.raises(SystemExit):
+            _parse(option, bad)
+        assert option in capsys.readouterr().err
+
+
+def test_message_rate_options_reach_the_configuration_and_refuse_zero(capsys):
+    import pytest
+
+    config = serve_config(_parse("--message-rate", "2.5", "--message-burst", "7"))
+    assert (config.rate_per_second, config.rate_burst) == (2.5, 7)
+    for option, bad in (
+        ("--message-rate", "0"),
+        ("--message-burst", "0"),
+        ("--message-burst", "1.5"),
+    ):
         with pytest.raises(SystemExit):
             _parse(option, bad)
         assert option in capsys.readouterr().err

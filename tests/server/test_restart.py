@@ -37,9 +37,13 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
+        # The players move as fast as the server answers, far above a person's 10 messages
+        # a second: with the default limit a long game's mover was cut off with
+        # rate_limited, and the others waited for a move that never came.
         command = [
             sys.executable, "-m", "cardtable.cli", "serve", "--port", str(self.port),
             "--data", str(self.data), "--bot-pause", "0", "--grace", "600",
+            "--message-rate", "1000", "--message-burst", "1000",
         ]  # fmt: skip
         self.process = subprocess.Popen(
             command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True

@@ -167,6 +167,21 @@ def add_serve_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
         help="live rooms one client address may have created (20)",
     )
     serve.add_argument(
+        "--message-rate",
+        type=positive_float,
+        default=10.0,
+        metavar="N",
+        help="WebSocket messages a second one connection may send after its burst; "
+        "faster ones get rate_limited and close 1008 (10)",
+    )
+    serve.add_argument(
+        "--message-burst",
+        type=positive_int,
+        default=40,
+        metavar="N",
+        help="WebSocket messages one connection may send at once (40)",
+    )
+    serve.add_argument(
         "--ws-deflate",
         action=argparse.BooleanOptionalAction,
         default=True,
@@ -203,6 +218,8 @@ def serve_config(args: argparse.Namespace) -> ServerConfig:
         allowed_origins=tuple(args.allow_origin),
         room_ttl_seconds=args.room_ttl,
         rooms_per_client=args.rooms_per_client,
+        rate_per_second=args.message_rate,
+        rate_burst=args.message_burst,
     )
 
 
