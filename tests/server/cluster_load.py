@@ -87,7 +87,7 @@ def main() -> None:
         # rooms one address may hold: every load-test room comes from 127.0.0.1.
         extra = [
             "--rooms-per-client", str(args.rooms + args.bot_rooms + 100),
-            "--bot-pause", "0.6", "--grace", "60",
+            "--bot-pause", "0.6", "--grace", "60", "--message-rate", "10", "--message-burst", "40",
         ]  # fmt: skip
         nodes = [
             Node(url, f"n{i}", free_port(), args.lease_seconds, *extra)
