@@ -37,7 +37,7 @@ def _two_humans(http, game, options, seats):
         ("skyjo", {"players": 3, "end_score": 60}, SKYJO_SEATS),
         (
             "skipbo",
-            {"players": 4, "stock_size": 5},
+            {"players": 4, "stock_size": 5, "first_player": 0},  # every seat moves before seat 3
             [
                 {"kind": "human"},
                 {"kind": "bot", "bot": "random"},

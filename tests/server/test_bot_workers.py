@@ -114,6 +114,18 @@ def _busy(http: Any, other_than: set[int] = frozenset()) -> int:  # type: ignore
     raise AssertionError("no bot worker became busy")
 
 
+def _spawned(http: Any, other_than: set[int]) -> int:
+    """The process id of a worker started in place of those ``other_than``."""
+    pool = http.app.state.table.bots.workers
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        fresh = [pid for pid in pool.pids() if pid not in other_than]
+        if fresh:
+            return int(fresh[0])
+        time.sleep(0.005)
+    raise AssertionError("no bot worker was started")
+
+
 def test_a_bot_worker_killed_mid_decision_does_not_stall_its_room(tmp_path):
     http = client(tmp_path, bot_processes=1)
     with contextlib.ExitStack() as stack:
@@ -148,8 +160,12 @@ def test_a_bot_stalled_twice_is_stood_in_for_by_a_simpler_bot_visibly(tmp_path):
         os.kill(first, signal.SIGSTOP)
         start(watcher, created["host_token"])
         assert _busy(http) == first
-        second = _busy(http, other_than={first})  # after the timeout, the retry
+        # After the timeout the first worker is replaced: stopped as soon as it exists,
+        # the new one cannot answer the retry (it would, given the half second it takes
+        # to start, if the test were kept off the CPU that long).
+        second = _spawned(http, other_than={first})
         os.kill(second, signal.SIGSTOP)
+        assert _busy(http, other_than={first}) == second  # the retry
         notice = watcher.until(lambda m: m["type"] == "notice")
         assert notice["code"] == "bot_stand_in" and notice["stand_in"] == "greedy"
         assert notice["bot"] == "greedy" and notice["seat"] in (0, 1)

@@ -63,7 +63,9 @@ def test_a_takeover_fences_every_write_of_the_old_owner(postgres_url):
 
 def _node(url: str, name: str, **changes: Any) -> Table:
     settings: dict[str, Any] = {
-        "lease_seconds": 0.6,
+        # Not shorter: a lease also bounds a transaction's idle time and lock waits on
+        # PostgreSQL, and under a loaded CI a starved test process can stall that long.
+        "lease_seconds": 2.0,
         "bot_pause": 0.0,
         "bot_processes": 0,
         "grace_seconds": 600.0,
@@ -107,7 +109,7 @@ def test_two_nodes_hand_a_room_over_on_request_and_fence_a_paused_owner(postgres
         try:
             # A's lease is live and renewed: B neither restores the room nor takes it.
             assert code not in b.rooms
-            await asyncio.sleep(1.0)  # more than a lease: A renews, B adopts nothing
+            await asyncio.sleep(2.5)  # more than a lease: A renews, B adopts nothing
             await b.keep_leases()
             assert code not in b.rooms and code in a.rooms
             # B's sweeper, far in the future, closes nothing it does not own.

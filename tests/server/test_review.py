@@ -21,7 +21,8 @@ from .helpers import Client, client, connect, create_room, join, play_to_end, st
 
 TWO_HUMANS = [{"kind": "human"}, {"kind": "human"}]
 SMALL = {"review_iterations": 1, "review_confirm": 2, "review_decisions": 6}
-SHORT_SKIPBO = {"players": 2, "stock_size": 5}
+# Ann starts: a game Bob won on his first turn would leave her no decision to review.
+SHORT_SKIPBO = {"players": 2, "stock_size": 5, "first_player": 0}
 
 
 def _review(player: Client, token: str | None = None) -> dict[str, Any]:

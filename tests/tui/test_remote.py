@@ -60,8 +60,9 @@ def _skyjo_room(base: str) -> dict[str, Any]:
     return _post(f"{base}/api/rooms", body)
 
 
-async def _settle(pilot: Any, app: TableApp, limit: float = 15.0) -> None:
-    """Wait (real time: the server plays the bots) for our turn, a page or the end."""
+async def _settle(pilot: Any, app: TableApp, limit: float = 60.0) -> None:
+    """Wait (real time: the server plays the bots) for our turn, a page or the end; the
+    limit is generous, as under load the bots' worker processes (niced) wait for a CPU."""
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
         await pilot.pause(0.01)

@@ -22,6 +22,7 @@ def test_a_stale_version_from_the_server_is_told_in_french(server: str, tmp_path
             assert source.view()["phase"] == "setup" and source.version is not None
             # Our turn (the bots wait for us): a move sent for an older version is refused
             # with stale_version, and the server's English reason is not shown.
+            real = source.version
             source.version -= 1
             await pilot.press("enter")  # turn up the card under the cursor
             for _ in range(200):
@@ -29,7 +30,13 @@ def test_a_stale_version_from_the_server_is_told_in_french(server: str, tmp_path
                     break
                 await pilot.pause(0.02)
             assert app.message == "Refusé : la table a changé : la revoici", app.message
-            # The sync that follows puts us back at the table's version: the move goes.
+            # The sync that follows the error puts us back at the table's version (the
+            # error is told first, so wait for it): the move goes.
+            for _ in range(500):
+                if source.version >= real:
+                    break
+                await pilot.pause(0.02)
+            assert source.version >= real
             await _settle(pilot, app)
             version = source.version
             await pilot.press("enter")

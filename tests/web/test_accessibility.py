@@ -41,7 +41,7 @@ def test_a_table(server, browser, game):
     page = new_page(browser, server)
     options: dict[str, Any] = {"players": 2}
     if game == "skipbo":
-        options["stock_size"] = 5
+        options.update(stock_size=5, first_player=0)  # the bot cannot win before our move
     create_table(page, game, "Alice", options, ["greedy"])
     start(page)
     page.wait_for_selector(".src-legal, .tgt-legal", timeout=TIMEOUT)

@@ -12,7 +12,7 @@ import httpx2 as httpx
 from cardtable.web.delivery import CONTENT_SECURITY_POLICY, asset_version
 from cardtable.web.routes import ASSET_VERSION, ASSETS, STATIC
 
-from .pages import TIMEOUT, create_table, new_page, start
+from .pages import SHORT_GAMES, TIMEOUT, create_table, new_page, start
 
 TEXT_SUFFIXES = {".js", ".css", ".svg", ".html", ".md"}
 
@@ -99,7 +99,7 @@ def test_a_whole_table_works_under_the_page_s_csp(server, browser):
     )
     page.reload()
     page.wait_for_selector("body[data-ready='1']", timeout=TIMEOUT)
-    create_table(page, "skipbo", "Alice", {"players": 2, "stock_size": 5}, ["greedy"])
+    create_table(page, "skipbo", "Alice", SHORT_GAMES["skipbo"], ["greedy"])
     start(page)
     page.wait_for_selector(".src-legal", timeout=TIMEOUT)
     # The fanned discard piles take their height from a style set through the CSSOM.

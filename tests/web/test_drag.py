@@ -11,6 +11,7 @@ import pytest
 
 from .pages import (
     DEVICES,
+    SHORT_GAMES,
     TIMEOUT,
     create_table,
     device_page,
@@ -63,7 +64,7 @@ def drag(page: Any, source: str, target: str) -> None:
     cdp.detach()
 
 
-def changed(page: Any, before: str, seconds: float = 10.0) -> bool:
+def changed(page: Any, before: str, seconds: float = TIMEOUT / 1000) -> bool:
     for _ in range(int(seconds / 0.05)):
         if version(page) != before or over(page):
             return True
@@ -153,7 +154,7 @@ def test_a_tap_is_answered_when_the_finger_lifts_even_with_no_click_after_it(ser
     page acts on the lifted pointer, and the click that usually follows is not acted on
     a second time (which would drop the selection again)."""
     page = device_page(browser, server, "phone")
-    create_table(page, "skipbo", "Alice", {"players": 2, "stock_size": 5}, ["greedy"])
+    create_table(page, "skipbo", "Alice", SHORT_GAMES["skipbo"], ["greedy"])
     start(page)
     page.wait_for_selector('.src-legal[data-id^="hand:"]', timeout=TIMEOUT)
     card = ids(page, '.src-legal[data-id^="hand:"]')[0]

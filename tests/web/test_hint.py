@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from .pages import (
+    SHORT_GAMES,
     TIMEOUT,
     click_id,
     create_table,
@@ -19,7 +20,7 @@ from .pages import (
 
 def test_hint_button_stars_a_legal_move_that_can_be_played(server, browser, shots):
     page = new_page(browser, server)
-    create_table(page, "skipbo", "Alice", {"players": 2, "stock_size": 5}, ["greedy"])
+    create_table(page, "skipbo", "Alice", SHORT_GAMES["skipbo"], ["greedy"])
     start(page)
     page.wait_for_selector("#hint", timeout=TIMEOUT)  # shown on our turn only
     sources = ids(page, ".src-legal")

@@ -40,7 +40,9 @@ def play_by_keyboard(page: Any, limit: int = 400) -> tuple[int, int]:
         before = version(page)
         page.keyboard.press("Enter" if page.evaluate(FOCUSED_LEGAL) else "Tab")
         presses += 1
-        page.wait_for_timeout(20)
+        # A move marks the board waiting until the server's answer, which brings the new
+        # version in the same drawing (a selection sends nothing and waits for nothing).
+        page.wait_for_function("!document.querySelector('.board.waiting')", timeout=TIMEOUT)
         if version(page) != before:
             moves += 1
     return presses, moves

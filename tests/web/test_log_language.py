@@ -8,7 +8,16 @@ from typing import Any
 
 from cardtable.web.catalogs import browser_catalog
 
-from .pages import TIMEOUT, create_table, new_page, play_until_over, skipbo_step, skyjo_step, start
+from .pages import (
+    SHORT_GAMES,
+    TIMEOUT,
+    create_table,
+    new_page,
+    play_until_over,
+    skipbo_step,
+    skyjo_step,
+    start,
+)
 
 LINES = """() => [...document.querySelectorAll('.loglist li')]
   .map((li) => ({text: li.textContent, mine: li.classList.contains('mine')}))"""
@@ -73,7 +82,7 @@ def _check_switches(page: Any, english_names: list[str]) -> None:
 
 def test_a_skip_bo_log_is_worded_again_in_each_language(server, browser):
     page = new_page(browser, server)
-    create_table(page, "skipbo", "Alice", {"players": 2, "stock_size": 5}, ["greedy"])
+    create_table(page, "skipbo", "Alice", SHORT_GAMES["skipbo"], ["greedy"])
     start(page)
     page.wait_for_selector(".src-legal", timeout=TIMEOUT)
     play_until_over([page], skipbo_step)

@@ -4,6 +4,7 @@ being typed into and a drag in progress all survive them."""
 from __future__ import annotations
 
 from .pages import (
+    SHORT_GAMES,
     TIMEOUT,
     create_table,
     dismiss_round_summary,
@@ -52,7 +53,7 @@ def test_typing_an_option_then_clicking_start_starts_with_it_on_that_first_click
 
 def test_a_server_event_mid_drag_neither_cancels_the_drag_nor_waits_for_it(server, browser):
     page = new_page(browser, server)
-    code = create_table(page, "skipbo", "Alice", {"players": 2, "stock_size": 5}, ["greedy"])
+    code = create_table(page, "skipbo", "Alice", SHORT_GAMES["skipbo"], ["greedy"])
     start(page)
     page.wait_for_selector('.src-legal[data-id^="hand:"]', timeout=TIMEOUT)
     page.wait_for_function("!document.querySelector('.ghost, .landing')", timeout=TIMEOUT)

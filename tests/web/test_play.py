@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from .pages import (
+    SHORT_GAMES,
     TIMEOUT,
     create_table,
     new_page,
@@ -60,14 +61,15 @@ def test_skyjo_against_three_bots_to_the_final_scores(server, browser, shots):
 
 def test_short_skipbo_game_with_a_reload_in_the_middle(server, browser, shots):
     page = new_page(browser, server)
-    code = create_table(page, "skipbo", "Alice", {"players": 2, "stock_size": 5}, ["greedy"])
+    code = create_table(page, "skipbo", "Alice", SHORT_GAMES["skipbo"], ["greedy"])
     start(page)
     page.wait_for_selector(".src-legal", timeout=TIMEOUT)
     page.screenshot(path=shots / "skipbo-table.png", full_page=True)
     reloaded = []
 
     def every(p, moves):
-        if moves == 3 and not reloaded:
+        # After our first move: the bot cannot have won yet, as we start.
+        if moves == 1 and not reloaded:
             reloaded.append(True)
             p.reload()
             p.wait_for_selector(".board", timeout=TIMEOUT)
@@ -101,7 +103,7 @@ def test_short_skipbo_game_with_a_reload_in_the_middle(server, browser, shots):
 
 def test_while_offline_the_table_offers_no_move_and_offers_them_again_once_back(server, browser):
     page = new_page(browser, server, lang="fr")
-    create_table(page, "skipbo", "Alice", {"players": 2, "stock_size": 5}, ["greedy"])
+    create_table(page, "skipbo", "Alice", SHORT_GAMES["skipbo"], ["greedy"])
     start(page)
     page.wait_for_selector(".src-legal", timeout=TIMEOUT)
     # Hold the page offline: its reconnection attempts do nothing until let go.
@@ -163,7 +165,7 @@ def test_two_humans_in_two_browsers(server, browser, shots):
 def test_each_language_renders_the_tables_without_a_missing_key(server, browser, shots, lang):
     for game, options, seats in (
         ("skyjo", {"players": 3}, ["greedy", "random"]),
-        ("skipbo", {"players": 3, "stock_size": 5}, ["greedy", "random"]),
+        ("skipbo", {"players": 3, "stock_size": 5, "first_player": 0}, ["greedy", "random"]),
     ):
         page = new_page(browser, server, lang=lang)
         assert page.evaluate("document.documentElement.lang") == lang
@@ -182,7 +184,11 @@ def test_each_language_renders_the_tables_without_a_missing_key(server, browser,
 def test_phone_width_has_no_horizontal_scroll(server, browser, shots):
     for game, options, seats in (
         ("skyjo", {"players": 8}, ["greedy"] * 7),
-        ("skipbo", {"players": 6, "stock_size": 5, "teams": True}, ["greedy"] * 5),
+        (
+            "skipbo",
+            {"players": 6, "stock_size": 5, "teams": True, "first_player": 0},
+            ["greedy"] * 5,
+        ),
     ):
         page = new_page(browser, server, width=375)
         no_horizontal_scroll(page)

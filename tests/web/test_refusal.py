@@ -13,7 +13,7 @@ from cardtable.skipbo import PlayFromDiscard
 from cardtable.skyjo.moves import DRAW
 from cardtable.web.catalogs import web_catalog
 
-from .pages import TIMEOUT, create_table, new_page, start
+from .pages import SHORT_GAMES, TIMEOUT, create_table, new_page, start
 
 SEND = """action => window.cardtable.conn.send({type: "move", token: window.cardtable.conn.token,
   version: window.cardtable.conn.version, action})"""
@@ -56,7 +56,7 @@ def test_a_refused_move_is_told_in_french_after_english(server, browser):
 
 def test_a_skip_bo_refusal_and_its_cards_in_german_and_english(server, browser):
     page = new_page(browser, server, lang="de")
-    create_table(page, "skipbo", "Alice", {"players": 2, "stock_size": 5}, ["greedy"])
+    create_table(page, "skipbo", "Alice", SHORT_GAMES["skipbo"], ["greedy"])
     start(page)
     page.wait_for_selector("#hint", timeout=TIMEOUT)  # shown on our turn only
     page.evaluate(SEND, SKIPBO.encode(PlayFromDiscard(discard=2, pile=0)))

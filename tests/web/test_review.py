@@ -6,6 +6,7 @@ import json
 import re
 
 from .pages import (
+    SHORT_GAMES,
     TIMEOUT,
     create_table,
     new_page,
@@ -21,7 +22,7 @@ REVIEW_TIMEOUT = 90_000
 
 def test_review_my_moves_lists_the_costliest_with_the_better_move(server, browser, shots):
     page = new_page(browser, server)
-    code = create_table(page, "skipbo", "Alice", {"players": 2, "stock_size": 5}, ["greedy"])
+    code = create_table(page, "skipbo", "Alice", SHORT_GAMES["skipbo"], ["greedy"])
     start(page)
     play_until_over([page], skipbo_step)
     page.wait_for_selector("#review:not([disabled])", timeout=TIMEOUT)
@@ -58,7 +59,7 @@ def test_review_my_moves_lists_the_costliest_with_the_better_move(server, browse
 
 def test_the_review_speaks_the_page_s_language(server, browser):
     page = new_page(browser, server, lang="fr")
-    create_table(page, "skipbo", "Aline", {"players": 2, "stock_size": 5}, ["greedy"])
+    create_table(page, "skipbo", "Aline", SHORT_GAMES["skipbo"], ["greedy"])
     start(page)
     play_until_over([page], skipbo_step)
     page.wait_for_selector("#review:not([disabled])", timeout=TIMEOUT)
