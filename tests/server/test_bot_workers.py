@@ -103,27 +103,26 @@ def _bot_room(http: Any) -> Iterator[tuple[Client, dict[str, Any]]]:
         yield watcher, created
 
 
-def _busy(http: Any, other_than: set[int] = frozenset()) -> int:  # type: ignore[assignment]
-    pool = http.app.state.table.bots.workers
+def _first_pid(pids: Any, other_than: set[int], what: str) -> int:
+    """The first process id ``pids()`` lists that is not in ``other_than``, once there is one."""
     deadline = time.monotonic() + WAIT
     while time.monotonic() < deadline:
-        busy = [pid for pid in pool.busy_pids() if pid not in other_than]
-        if busy:
-            return int(busy[0])
+        found = [pid for pid in pids() if pid not in other_than]
+        if found:
+            return int(found[0])
         time.sleep(0.005)
-    raise AssertionError("no bot worker became busy")
+    raise AssertionError(what)
+
+
+def _busy(http: Any, other_than: set[int] = frozenset()) -> int:  # type: ignore[assignment]
+    pool = http.app.state.table.bots.workers
+    return _first_pid(pool.busy_pids, other_than, "no bot worker became busy")
 
 
 def _spawned(http: Any, other_than: set[int]) -> int:
     """The process id of a worker started in place of those ``other_than``."""
     pool = http.app.state.table.bots.workers
-    deadline = time.monotonic() + WAIT
-    while time.monotonic() < deadline:
-        fresh = [pid for pid in pool.pids() if pid not in other_than]
-        if fresh:
-            return int(fresh[0])
-        time.sleep(0.005)
-    raise AssertionError("no bot worker was started")
+    return _first_pid(pool.pids, other_than, "no bot worker was started")
 
 
 def test_a_bot_worker_killed_mid_decision_does_not_stall_its_room(tmp_path):
