@@ -25,6 +25,7 @@ TOOLS = (
     "skyjo_rollout_cost",
     "rl_rewards",
     "vector_env_speed",
+    "compile_cost",
     "rlskyjo_yardstick",
     "web_bench",
     "message_encoding",
