@@ -80,9 +80,9 @@ def run_vector(game: str) -> None:
 
 
 def run_warm() -> None:
-    from cardtable.fast.warm import warm
+    from cardtable.warmup import warm
 
-    warm()
+    warm(jobs=1)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -56,6 +56,8 @@ ALLOWED: dict[str, frozenset[str] | None] = {
     # ...and meet only where they are put together: the online table (the server with
     # the web table) and the ``cardtable`` command (anything).
     "online": BELOW_FRONT_ENDS | {"server", "web"},
+    # ``cardtable fast warm``: every path that compiles a kernel, the vector envs included.
+    "warmup": BELOW_FRONT_ENDS | {"rl"},
     "cli": None,
 }
 

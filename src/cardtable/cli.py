@@ -165,6 +165,27 @@ def _build_parser() -> argparse.ArgumentParser:
     review.add_argument("--all", action="store_true", help="list every reviewed decision")
     review.add_argument("--plain", action="store_true", help="plain text lines, no table")
     review.add_argument("--json", type=Path, metavar="FILE", help="also write the review as JSON")
+    fast = commands.add_parser(
+        "fast",
+        help="the compiled engines' kernels: compile them all ahead of first use",
+        description="The compiled engines (extra 'fast') compile their kernels on first "
+        "use and cache them; `warm` compiles every kernel of every game, bot and vector "
+        "env now, so that later runs (tests, benchmarks, training) load them in seconds.",
+    )
+    fast_commands = fast.add_subparsers(dest="fast_command", required=True, metavar="ACTION")
+    warm = fast_commands.add_parser("warm", help="compile every kernel into the cache now")
+    warm.add_argument(
+        "--game",
+        action="append",
+        choices=("skyjo", "skipbo"),
+        help="warm this game only (repeatable; default: both)",
+    )
+    warm.add_argument(
+        "--jobs",
+        type=positive_int,
+        help="games compiled at once, one process each (default: one per game, at most "
+        "one per core)",
+    )
     add_serve_parser(commands)
     add_loadtest_parser(commands)
     add_play_parser(commands)
@@ -490,6 +511,26 @@ def _review(args: argparse.Namespace) -> None:
         _write_json(args.json, review.to_json(args.worst))
 
 
+def _fast(args: argparse.Namespace) -> None:
+    try:
+        from .fast.compiled import cache_folder
+        from .warmup import WARM_GAMES, WarmResult, warm
+    except ModuleNotFoundError as error:
+        raise UsageError(f"needs the extra fast: pip install cardtable[fast] ({error})") from error
+
+    def done(result: WarmResult) -> None:
+        print(
+            f"{result.game}: ready in {result.seconds:.1f} s "
+            f"({result.cpu_seconds:.1f} s of CPU in its process)",
+            flush=True,
+        )
+
+    games = tuple(dict.fromkeys(args.game)) if args.game else WARM_GAMES
+    warm(games, jobs=args.jobs, done=done)
+    folder = cache_folder()
+    print(f"kernels cached in {folder}" if folder else "no writable cache folder: nothing kept")
+
+
 def _serve(args: argparse.Namespace) -> None:
     from .online import create_app  # the server with the web table (starlette: imported late)
 
@@ -504,6 +545,7 @@ COMMANDS = {
     "review": _review,
     "ladder": _ladder,
     "serve": _serve,
+    "fast": _fast,
     "loadtest": run_loadtest_cli,
 }
 
