@@ -100,6 +100,10 @@ def test_front_ends_meet_only_where_they_are_put_together(tmp_path):
     ]
 
 
+def test_the_modules_of_the_package_import_in_one_direction():
+    assert [str(circle) for circle in circles(PACKAGE_ROOT)] == []
+
+
 def test_import_circles_are_caught_with_their_modules(tmp_path):
     package = _tree(
         tmp_path,
