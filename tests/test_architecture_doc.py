@@ -43,6 +43,8 @@ def test_every_file_the_page_names_exists():
     names = _named_files(TEXT)
     assert {"server/rooms.py", "js/play.js", "*_kernels.py", "scripts/golden.py"} <= names
     missing = [
-        name for name in sorted(names) if not any(place.glob(name.rstrip("/")) for place in PLACES)
+        name
+        for name in sorted(names)
+        if not any(any(place.glob(name.rstrip("/"))) for place in PLACES)
     ]
     assert missing == []
