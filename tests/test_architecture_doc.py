@@ -1,8 +1,10 @@
 """docs/architecture.md matches the tree: every package and module of ``cardtable`` is in
-its map, and every file it names exists, so the map cannot silently go stale."""
+its map, every file it names exists, and every function the path of a move names exists,
+so the page cannot silently go stale."""
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -18,7 +20,10 @@ MAP = TEXT.split("```")[1]
 PLACES = [
     REPOSITORY,
     PACKAGE_ROOT,
-    *(PACKAGE_ROOT / part for part in ("core", "skipbo", "skyjo", "fast", "tui", "web")),
+    *(
+        PACKAGE_ROOT / part
+        for part in ("core", "skipbo", "skyjo", "fast", "server", "rl", "tui", "web")
+    ),
     PACKAGE_ROOT / "web" / "static",
     PACKAGE_ROOT / "web" / "static" / "js",
 ]
@@ -43,6 +48,51 @@ def test_every_file_the_page_names_exists():
     names = _named_files(TEXT)
     assert {"server/rooms.py", "js/play.js", "*_kernels.py", "scripts/golden.py"} <= names
     missing = [
-        name for name in sorted(names) if not any(place.glob(name.rstrip("/")) for place in PLACES)
+        name
+        for name in sorted(names)
+        if not any(any(place.glob(name.rstrip("/"))) for place in PLACES)
     ]
     assert missing == []
+
+
+def _defined_names(path: Path) -> set[str]:
+    """The functions and classes of a module, and its classes' methods as ``Class.method``."""
+    names = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        if isinstance(node, ast.ClassDef):
+            names |= {
+                f"{node.name}.{item.name}"
+                for item in node.body
+                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
+            }
+    return names
+
+
+def test_the_path_of_a_move_names_real_functions():
+    """Each row of the move's path names one module of the package and functions of it."""
+    section = TEXT.partition("### A move from a click to the database and back")[2]
+    rows = [
+        line.split("|")[2:4]
+        for line in section.partition("\n#")[0].splitlines()
+        if line.startswith("| ") and not line.startswith("| step ")
+    ]
+    modules = set()
+    for module_cell, functions_cell in rows:
+        [module] = re.findall(r"`([\w/]+\.py)`", module_cell)
+        modules.add(module)
+        defined = _defined_names(PACKAGE_ROOT / module)
+        named = re.findall(r"`([\w.]+)`", functions_cell)
+        assert named, module
+        assert [name for name in named if name not in defined] == [], module
+    assert {
+        "server/websocket.py",
+        "server/protocol.py",
+        "server/rooms.py",
+        "server/storage.py",
+        "server/events.py",
+        "server/connections.py",
+        "core/game.py",
+        "skipbo/view.py",
+    } <= modules

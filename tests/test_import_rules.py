@@ -1,5 +1,6 @@
 """The layers import only downwards: engines only the core, the core nothing of ours,
-front ends never each other (they meet only in ``online`` and ``cli``)."""
+front ends never each other (they meet only in ``online`` and ``cli``); within them the
+modules import in one direction, and none is longer than ``MAX_LINES``."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 
 import cardtable
 
-from .import_rules import ALLOWED, violations
+from .import_rules import ALLOWED, BEING_SPLIT, MAX_LINES, circles, oversized, violations
 
 PACKAGE_ROOT = Path(cardtable.__file__).parent
 ARCHITECTURE = Path(__file__).parent.parent / "docs" / "architecture.md"
@@ -96,4 +97,68 @@ def test_front_ends_meet_only_where_they_are_put_together(tmp_path):
     assert found == [
         "server/app.py:1: server may not import web (cardtable.web)",
         "web/options.py:1: web may not import server (cardtable.server.names)",
+    ]
+
+
+def test_the_modules_of_the_package_import_in_one_direction():
+    assert [str(circle) for circle in circles(PACKAGE_ROOT)] == []
+
+
+def test_import_circles_are_caught_with_their_modules(tmp_path):
+    package = _tree(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "server/__init__.py": "",
+            "server/rooms.py": "from .lobby import Lobby\nfrom . import chat\n",
+            "server/lobby.py": """\
+                from typing import TYPE_CHECKING
+
+                if TYPE_CHECKING:  # a type is a dependency too
+                    from .rooms import Room
+                """,
+            "server/chat.py": "import cardtable.server.rooms\n",
+            "server/table.py": "from .rooms import Room\n",  # above the circle, not in it
+            "skyjo/__init__.py": "from .game import GAME\n",
+            "skyjo/game.py": "from .state import State\nGAME = 1\n",
+            "skyjo/state.py": """\
+                class State:
+                    def view(self):
+                        from cardtable.skyjo import view  # a lazy import is one too
+
+                        return view.build(self)
+                """,
+            "skyjo/view.py": "from .state import State\n",
+        },
+    )
+    found = circles(package)
+    assert [circle.modules for circle in found] == [
+        ("cardtable.server.chat", "cardtable.server.lobby", "cardtable.server.rooms"),
+        ("cardtable.skyjo.state", "cardtable.skyjo.view"),
+    ]
+    assert str(found[1]) == (
+        "import circle among cardtable.skyjo.state, cardtable.skyjo.view: "
+        "skyjo/state.py:3 imports cardtable.skyjo.view; "
+        "skyjo/view.py:1 imports cardtable.skyjo.state"
+    )
+
+
+def test_no_module_outgrows_the_limit():
+    found = {item.module: item.lines for item in oversized(PACKAGE_ROOT)}
+    assert set(found) - BEING_SPLIT == set(), found
+    assert BEING_SPLIT - set(found) == set(), "split: remove it from BEING_SPLIT"
+
+
+def test_oversized_modules_are_caught_with_their_length(tmp_path):
+    package = _tree(
+        tmp_path,
+        {
+            "server/storage.py": "x = 1\n" * (MAX_LINES + 1),
+            "server/rooms.py": "x = 1\n" * MAX_LINES,
+            "web/static/vendor/lib.py": "x = 1\n" * 900,  # another project's file
+            "web/static/big.js": "x;\n" * 900,  # only Python modules count
+        },
+    )
+    assert [str(item) for item in oversized(package)] == [
+        f"server/storage.py: {MAX_LINES + 1} lines (at most {MAX_LINES})"
     ]

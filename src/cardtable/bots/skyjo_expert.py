@@ -22,6 +22,7 @@ from . import skyjo_hard
 from .base import Bot
 from .montecarlo import Budget, Comparison, Outcome, compare, improve
 from .seat_draws import SKYJO_SEAT_DRAWS
+from .skyjo_greedy import GreedyBot
 from .skyjo_value import round_points_to_come
 
 #: ``hard``'s weights as the expert plays them. ``hard``'s own were chosen against
@@ -209,8 +210,6 @@ class SkyjoExpert:
         self.hard = skyjo_hard.HardBot(**(EXPERT_WEIGHTS if weights is None else weights))
 
     def _policy(self) -> Bot:
-        from .skyjo import GreedyBot
-
         return skyjo_hard.HardBot() if self.rollout == "hard" else GreedyBot()
 
     def _outcome(self) -> Outcome:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from ..core import JSON, Game, GameState, Result, RoundResult, RulesBase
@@ -17,6 +17,9 @@ RewardKind = Literal["win", "score"]
 RewardAt = Literal["game", "round"]
 REWARD_KINDS = ("win", "score")
 REWARD_AT = ("game", "round")
+#: What the learner envs (single-agent and vector) do with an illegal action; the AEC
+#: env has its own (it ends the game instead of paying a penalty).
+LEARNER_ILLEGAL_MODES = ("raise", "penalty")
 #: Skyjo counts points against a player (lower is better): its score rewards are negated.
 LOWER_IS_BETTER = {"skyjo": True, "skipbo": False}
 
@@ -87,6 +90,22 @@ def check_max_steps(max_steps: int | None) -> int | None:
     if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
         raise ValueError(f"max_steps must be None or a positive integer, got {max_steps!r}")
     return max_steps
+
+
+def check_seat_options(
+    num_players: int, opponents: str | Sequence[str], seat: int | None, illegal: str
+) -> list[str]:
+    """Check a learner env's ``seat`` and ``illegal`` options; the opponents' bot names,
+    one per other seat (``opponents``: one name for all, or one per other seat)."""
+    if illegal not in LEARNER_ILLEGAL_MODES:
+        raise ValueError(f"illegal must be 'raise' or 'penalty', got {illegal!r}")
+    if seat is not None and not 0 <= seat < num_players:
+        raise ValueError(f"seat must be None or 0..{num_players - 1}, got {seat!r}")
+    others = num_players - 1
+    names = [opponents] * others if isinstance(opponents, str) else list(opponents)
+    if len(names) != others:
+        raise ValueError(f"opponents: one bot name or {others} names, got {len(names)}")
+    return names
 
 
 def observation(encoder: Encoder, state: GameState[Any], seat: int) -> NDArray[np.float32]:

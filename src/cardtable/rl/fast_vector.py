@@ -43,8 +43,7 @@ from gymnasium.vector.utils import batch_space
 from ..core import Game, IllegalMoveError, RulesBase
 from ..fast import env_common as common
 from ..fast import pcg64
-from .common import check_max_steps, check_reward_options, resolve_rules
-from .gym_env import check_seat_options
+from .common import check_max_steps, check_reward_options, check_seat_options, resolve_rules
 from .layout import Layout
 from .vector import DISABLED, NEXT_STEP, SAME_STEP, reset_choice, reset_seeds
 

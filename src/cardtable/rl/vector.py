@@ -2,7 +2,7 @@
 
 ``CardtableVectorEnv("skyjo", 8, opponents="random")`` (or ``make_vector_env``, or
 ``gymnasium.make_vec("cardtable/Skyjo-v0", num_envs=8)``) holds N
-:class:`cardtable.rl.gym_env.CardtableGymEnv` and implements the
+:class:`cardtable.rl.learner.CardtableGymEnv` and implements the
 :class:`gymnasium.vector.VectorEnv` API. It returns what
 ``gymnasium.vector.SyncVectorEnv`` over the same envs returns (tested equal, array by
 array, in each autoreset mode), with less work per step: each env's observation and
@@ -44,7 +44,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from .common import MaskBytes
-from .gym_env import CardtableGymEnv
+from .learner import CardtableGymEnv
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray

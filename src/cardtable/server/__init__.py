@@ -13,7 +13,8 @@ for running it. Modules, one job each:
   ``events`` (versioned events per recipient), ``replays``;
 - a room's helpers: ``botseats`` and ``botturns`` (bot seats), ``workers`` (the worker
   processes they run in), ``advice`` (hints and reviews), ``grace`` (absent players),
-  ``turnclock`` (the turn time limit), ``chat``;
+  ``turnclock`` (the turn time limit), ``chat``; the room's parts (the lobby and these)
+  hold it through ``roomparts`` (the interface the room provides), never ``rooms``;
 - storage: ``storage`` (SQLAlchemy, the group-commit writer, Alembic migrations),
   ``schema``, ``datalock`` (one server per SQLite file), ``startup``;
 - the process: ``config``, ``command`` (``cardtable serve``), ``collector`` (the

@@ -8,17 +8,14 @@ re-deals inside :mod:`cardtable.bots.review` for a review).
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 from ..bots.review import review_message, table_review_seed
 from ..core import JSON, Rng
 from .botseats import ADVICE_MEASURE
 from .errors import RoomError
+from .roomparts import RoomServices
 from .seats import FINISHED
 from .tokens import new_seed
-
-if TYPE_CHECKING:
-    from .rooms import Room
 
 log = logging.getLogger("cardtable.server")
 
@@ -29,7 +26,7 @@ HINT_MOVES = 5
 class Advisor:
     """Hints and reviews of one room, and the reviews already worked out."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: RoomServices) -> None:
         self.room = room
         self._hinting = False
         self._reviewing = False

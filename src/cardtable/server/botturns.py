@@ -10,13 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
 
 from ..statuses import SeatKind
+from .roomparts import RoomServices
 from .seats import DEFAULT_BOT, PLAYING
-
-if TYPE_CHECKING:
-    from .rooms import Room
 
 log = logging.getLogger("cardtable.server")
 
@@ -24,7 +21,7 @@ log = logging.getLogger("cardtable.server")
 class BotTurns:
     """The bot loop of one room."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: RoomServices) -> None:
         self.room = room
         self.task: asyncio.Task[None] | None = None
 
@@ -34,7 +31,7 @@ class BotTurns:
         info = room.seats[seat]
         if info.kind == SeatKind.BOT:
             return info.bot or DEFAULT_BOT
-        if seat in room.grace.away:
+        if seat in room.away:
             return room.table.config.away_bot
         return room.clock.bot_for(seat)
 

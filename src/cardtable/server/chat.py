@@ -28,10 +28,10 @@ from ..core import JSON
 from .errors import RoomError
 from .limits import RateLimiter
 from .protocol import MAX_CHAT
+from .roomparts import RoomServices
 
 if TYPE_CHECKING:
     from .connections import Connection
-    from .rooms import Room
 
 #: Chat lines kept per room and sent to a client that connects.
 HISTORY = 50
@@ -68,7 +68,7 @@ def clean_text(raw: str) -> str:
 class TableChat:
     """The chat history, the spectators' numbers and the writers' rate limits."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: RoomServices) -> None:
         self.room = room
         self.history: collections.deque[JSON] = collections.deque(maxlen=HISTORY)
         self.next_id = 1

@@ -5,12 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
 
+from .roomparts import RoomServices
 from .seats import PLAYING
-
-if TYPE_CHECKING:
-    from .rooms import Room
 
 log = logging.getLogger("cardtable.server")
 
@@ -18,7 +15,7 @@ log = logging.getLogger("cardtable.server")
 class DisconnectGrace:
     """The grace timers and the away seats of one room."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: RoomServices) -> None:
         self.room = room
         #: Seats whose player stayed away past the grace period (a bot plays them).
         self.away: set[int] = set()

@@ -5,7 +5,7 @@ event, committed before it is broadcast."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..core import OptionError
 from ..display_names import DisplayNameError, clean_name
@@ -13,11 +13,9 @@ from ..statuses import SeatKind
 from .errors import RoomError, option_refused
 from .events import START, EventRecord
 from .protocol import SeatSpec
+from .roomparts import RoomServices
 from .seats import FINISHED, LOBBY, PLAYING, Seat, seats_from_specs
 from .tokens import hash_token, new_seed, new_token, token_matches
-
-if TYPE_CHECKING:
-    from .rooms import Room
 
 log = logging.getLogger("cardtable.server")
 
@@ -25,7 +23,7 @@ log = logging.getLogger("cardtable.server")
 class Lobby:
     """Seats, options, start and rematch of one room."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: RoomServices) -> None:
         self.room = room
 
     def check_host(self, host_token: str) -> None:

@@ -12,18 +12,35 @@ from __future__ import annotations
 import bisect
 import gc
 import time
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any, Protocol
 
 from ..statuses import RoomStatus
-
-if TYPE_CHECKING:
-    from .table import Table
+from .botseats import BotPool
+from .connections import Connection
 
 #: Upper bounds of the move latency buckets, in seconds.
 MOVE_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 #: Upper bounds of the garbage collector's pause buckets, in seconds.
 GC_BUCKETS = (0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)
+
+
+class MeasuredRoom(Protocol):
+    @property
+    def status(self) -> str: ...
+    @property
+    def connections(self) -> Collection[Connection]: ...
+
+
+class MeasuredTable(Protocol):
+    """What a scrape reads of the table (:class:`cardtable.server.table.Table`)."""
+
+    @property
+    def rooms(self) -> Mapping[str, MeasuredRoom]: ...
+    @property
+    def bots(self) -> BotPool: ...
+    @property
+    def reviews_running(self) -> int: ...
 
 
 class Histogram:
@@ -96,7 +113,7 @@ class Metrics:
         #: Chat lines and reactions refused by their rate limit.
         self.chat_refused = 0
 
-    def render(self, table: Table) -> str:
+    def render(self, table: MeasuredTable) -> str:
         """Every metric in the Prometheus text format."""
         out: list[str] = []
 

@@ -4,9 +4,11 @@ Every change goes through a method that holds the room's lock, asks the engine,
 commits to storage, and only then bumps the version and broadcasts. The server never
 re-implements a rule: legality, views and outcomes all come from the engine.
 
-The room's other jobs are parts of their own, each holding the room: the lobby
-(:mod:`.lobby`), the turns of bots (:mod:`.botturns`), the grace period of a player
-who left (:mod:`.grace`) and the move advisor's hints and reviews (:mod:`.advice`).
+The room's other jobs are parts of their own, each holding the room through the
+interface the room provides (:class:`~cardtable.server.roomparts.RoomServices`): the
+lobby (:mod:`.lobby`), the turns of bots (:mod:`.botturns`), the grace period of a
+player who left (:mod:`.grace`), the turn clock (:mod:`.turnclock`), the chat
+(:mod:`.chat`) and the move advisor's hints and reviews (:mod:`.advice`).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ..core import (
     JSON,
@@ -37,14 +39,12 @@ from .events import MOVE, ROOM, START, EventRecord, render, views_at
 from .grace import DisconnectGrace
 from .lobby import Lobby
 from .logs import room_fields
+from .roomparts import TableServices
 from .seats import FINISHED, LOBBY, PLAYING, Seat
 from .storage import FencedError, RoomRecord
 from .tableopts import TableOptions
 from .tokens import token_matches
 from .turnclock import TurnClock
-
-if TYPE_CHECKING:
-    from .table import Table
 
 log = logging.getLogger("cardtable.server")
 
@@ -52,10 +52,19 @@ log = logging.getLogger("cardtable.server")
 MAX_CATCH_UP = 400
 
 
+class RoomsTable(TableServices, Protocol):
+    """The table a room belongs to (:class:`cardtable.server.table.Table`): what the
+    room's parts use of it, and where a room that another node took over is dropped."""
+
+    def lost(self, room: Room) -> None: ...
+
+
 class Room:
     """One table. Create with :meth:`Table.create_room` or restore with :meth:`restore`."""
 
-    def __init__(self, table: Table, record: RoomRecord, game: Game[Any], rules: RulesBase) -> None:
+    def __init__(
+        self, table: RoomsTable, record: RoomRecord, game: Game[Any], rules: RulesBase
+    ) -> None:
         self.table = table
         self.code = record.code
         self.game = game

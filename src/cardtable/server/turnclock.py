@@ -22,14 +22,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING
 
 from ..core import JSON
 from ..statuses import SeatKind
+from .roomparts import RoomServices
 from .seats import PLAYING
-
-if TYPE_CHECKING:
-    from .rooms import Room
 
 log = logging.getLogger("cardtable.server")
 
@@ -37,7 +34,7 @@ log = logging.getLogger("cardtable.server")
 class TurnClock:
     """The clock of the seat to move, and the turn a bot finishes after a time-out."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: RoomServices) -> None:
         self.room = room
         #: The seat whose clock runs, until when (``table.clock`` time), and the room
         #: version it was started at (a new version is a new move to wait for).

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TypeVar
 
 from ..core import OptionError, Result, Rng, RoundResult, SerializationError, require_keys
 from .cards import BUILDING_PILES, DISCARD_PILES, deck_counts
+from .position import SkipBoPosition
 from .rules import SkipBoRules
 
-if TYPE_CHECKING:
-    from .state import SkipBoState
+Position = TypeVar("Position", bound=SkipBoPosition)
 
 _KEYS = [
     "game",
@@ -73,7 +74,9 @@ def _cut(value: object, players: int) -> list[list[tuple[int, int]]]:
     return passes
 
 
-def state_from_json(cls: type[SkipBoState], data: object) -> SkipBoState:
+def state_from_json(blank: Callable[[SkipBoRules, int], Position], data: object) -> Position:
+    """The position a snapshot holds, filled into ``blank(rules, seed)`` (the state's
+    :meth:`~cardtable.skipbo.state.SkipBoState.blank`)."""
     snap = require_keys(data, _KEYS, "Skip-Bo snapshot")
     if snap["game"] != "skipbo":
         raise SerializationError(f"not a Skip-Bo snapshot: game={snap['game']!r}")
@@ -84,7 +87,7 @@ def state_from_json(cls: type[SkipBoState], data: object) -> SkipBoState:
     seed = snap["seed"]
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise SerializationError("seed must be an integer")
-    state = cls.blank(rules, seed)
+    state = blank(rules, seed)
     n = rules.players
     try:
         state.rng = Rng.from_state(int(snap["rng"]))

@@ -15,7 +15,6 @@ from ..core import (
     JSON,
     Event,
     Game,
-    GameState,
     Outcome,
     Refusal,
     Result,
@@ -51,7 +50,10 @@ from .moves import (
     PlayFromHand,
     PlayFromStock,
 )
+from .position import SkipBoPosition
 from .rules import SkipBoRules
+from .snapshot import state_from_json
+from .view import build_view
 
 #: Sheet 003's draw for the deal ranks a Skip-Bo card, which may stand for a 12, highest.
 CUT_RANK = [13, *range(1, 13)]
@@ -99,11 +101,10 @@ _DISCARDS = [
 ]
 
 
-class SkipBoState(GameState[Move]):
+class SkipBoState(SkipBoPosition):
     """A Skip-Bo game in progress (one round, or a match of rounds to a target)."""
 
     game: ClassVar[Game[Any]]
-    rules: SkipBoRules
 
     # ------------------------------------------------------------------ setup
     @classmethod
@@ -154,30 +155,6 @@ class SkipBoState(GameState[Move]):
         state.final = None
         state.cut = []
         return state
-
-    # Attribute declarations for the type checker; instances are made by blank.
-    rng: Rng
-    n: int
-    partners: tuple[int | None, ...]
-    hands: list[list[int]]
-    hand_sizes: list[int]
-    stocks: list[list[int]]
-    discards: list[list[list[int]]]
-    building: list[list[int]]
-    draw: list[int]
-    completed: list[int]
-    current: int
-    round_index: int
-    starter: int
-    turns: int
-    idle: int
-    built: bool
-    scores: list[int]
-    round_log: list[RoundResult]
-    final: Result | None
-    #: Sheet 003's draw for the deal: each pass a list of (seat, card), the highest card
-    #: of the last pass dealing (:func:`dealer_of`); empty unless ``high_card_deal``.
-    cut: list[list[tuple[int, int]]]
 
     def _deal(self, events: list[Event] | None) -> None:
         n, size = self.n, self.rules.stock
@@ -594,13 +571,7 @@ class SkipBoState(GameState[Move]):
         counts.update(self.completed)
         return counts
 
-    def hand_cards(self, seat: int) -> list[int]:
-        """The cards in ``seat``'s hand, ascending (Skip-Bo cards first)."""
-        return [card for card, count in enumerate(self.hands[seat]) for _ in range(count)]
-
     def view(self, seat: int | None) -> JSON:
-        from .view import build_view
-
         return build_view(self, seat)
 
     def determinize(self, seat: int | None, rng: Rng) -> Self:
@@ -658,6 +629,4 @@ class SkipBoState(GameState[Move]):
 
     @classmethod
     def from_json(cls, data: object) -> SkipBoState:
-        from .snapshot import state_from_json
-
-        return state_from_json(cls, data)
+        return state_from_json(cls.blank, data)

@@ -9,13 +9,11 @@ cards below the top and the draw order.
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..core import JSON
+from .position import SkipBoPosition
 from .rules import SkipBoRules
-
-if TYPE_CHECKING:
-    from .state import SkipBoState
 
 
 @functools.lru_cache(maxsize=64)
@@ -28,7 +26,7 @@ def rules_json(rules: SkipBoRules) -> dict[str, Any]:
     return dict(_rules_json(rules))
 
 
-def build_view(state: SkipBoState, seat: int | None) -> JSON:
+def build_view(state: SkipBoPosition, seat: int | None) -> JSON:
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < state.n):
         raise ValueError(f"seat must be None or 0..{state.n - 1}, got {seat!r}")
     rules = state.rules

@@ -42,7 +42,7 @@ class SkyjoGame(Game[Move]):
         return SkyjoState.new(_rules(rules), seed)
 
     def state_from_json(self, data: JSON) -> SkyjoState:
-        return state_from_json(data)
+        return state_from_json(SkyjoState.blank, data)
 
     def move_from_json(self, data: object) -> Move:
         return moves.move_from_json(data)

@@ -13,12 +13,15 @@ Layout::
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from ..core import JSON, Rng, RoundResult, SerializationError, require_keys
 from . import cards as layout
+from .position import PHASES, SkyjoPosition
 from .rules import SkyjoRules
-from .state import PHASES, SkyjoState
+
+Position = TypeVar("Position", bound=SkyjoPosition)
 
 KEYS = (
     "rules",
@@ -42,7 +45,7 @@ KEYS = (
 )
 
 
-def state_to_json(state: SkyjoState) -> JSON:
+def state_to_json(state: SkyjoPosition) -> JSON:
     grids: list[list[int | None]] = []
     face_up: list[list[bool]] = []
     for seat in range(state.n):
@@ -101,7 +104,9 @@ def _list(value: object, what: str) -> list[Any]:
     return value
 
 
-def state_from_json(data: object) -> SkyjoState:
+def state_from_json(blank: Callable[[SkyjoRules, int], Position], data: object) -> Position:
+    """The position a snapshot holds, filled into ``blank(rules, seed)`` (the state's
+    :meth:`~cardtable.skyjo.state.SkyjoState.blank`)."""
     obj = require_keys(data, KEYS, "skyjo state")
     if obj.get("game", "skyjo") != "skyjo":
         raise SerializationError("skyjo state: 'game' is not skyjo")
@@ -110,7 +115,7 @@ def state_from_json(data: object) -> SkyjoState:
     except (TypeError, ValueError) as error:
         raise SerializationError(f"skyjo state: bad rules: {error}") from error
     n = rules.players
-    state = SkyjoState.blank(rules, _int(obj["seed"], "seed"))
+    state = blank(rules, _int(obj["seed"], "seed"))
     state.rng = Rng.from_state(_int(obj["rng"], "rng", 0))
     state.history = [_int(a, "history entry", 0) for a in _list(obj["history"], "history")]
     state.round = _int(obj["round"], "round", 1)

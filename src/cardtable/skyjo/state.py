@@ -1,18 +1,11 @@
-"""A Skyjo position and the rules that move it on.
-
-The grid of every seat lives in one flat list ``cards`` (12 entries per seat)
-plus two bitmasks per seat: ``present`` (positions still holding a card; a
-removed column or row clears its bits) and ``down`` (positions still face down).
-Piles are lists with their top at the end. The card a player holds after
-drawing or taking the discard is ``hand``.
-"""
+"""The rules that move a Skyjo position on (its fields: :mod:`.position`)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from typing import Any, ClassVar, Self
 
-from ..core import JSON, Event, Game, GameState, Outcome, Refusal, Result, Rng, RoundResult
+from ..core import JSON, Event, Game, Outcome, Refusal, Result, Rng, RoundResult
 from . import cards as layout
 from . import refusals
 from .events import (
@@ -45,10 +38,13 @@ from .moves import (
     Reveal,
     TakeDiscard,
 )
+from .position import DRAWN, OVER, PHASES, SETUP, TAKEN, TURN, SkyjoPosition
 from .rules import SkyjoRules
+from .snapshot import state_to_json
+from .view import seat_view
 
-SETUP, TURN, DRAWN, TAKEN, OVER = range(5)
-PHASES = ("setup", "turn", "drawn", "taken", "over")
+# The phases are read by this module's name too (the bots, the RL encoders, the lab).
+__all__ = ["DRAWN", "OVER", "PHASES", "SETUP", "TAKEN", "TURN", "SkyjoState"]
 
 SLOTS = layout.SLOTS
 _COLUMN_MASKS = layout.COLUMN_MASKS
@@ -65,31 +61,11 @@ _DISCARD_REVEALS: tuple[list[int], ...] = tuple(
 _TURN_ACTIONS = (DRAW, TAKE_DISCARD)
 
 
-class SkyjoState(GameState[Move]):
+class SkyjoState(SkyjoPosition):
     """One Skyjo position. Build it with ``GAME.new_state(rules, seed)``."""
 
     game: ClassVar[Game[Any]]
 
-    rules: SkyjoRules
-    rng: Rng
-    n: int
-    round: int
-    phase: int
-    player: int
-    starter: int | None
-    closer: int | None
-    cards: list[int]
-    present: list[int]
-    down: list[int]
-    draw: list[int]
-    discard: list[int]
-    hand: int | None
-    totals: list[int]
-    finished: list[RoundResult]
-    closers: list[int | None]
-    doubled: list[bool]
-    turns: int
-    reshuffled: bool
     _rows: bool
     _limit: int
 
@@ -336,19 +312,6 @@ class SkyjoState(GameState[Move]):
         if events is not None:
             events.append(Reshuffled(len(pile)))
 
-    def face_up_sum(self, seat: int) -> int:
-        """Sum of the face-up cards of ``seat``."""
-        base = seat * SLOTS
-        cards = self.cards
-        up = self.present[seat] & ~self.down[seat]
-        return sum(cards[base + p] for p in layout.MASK_POSITIONS[up])
-
-    def grid_sum(self, seat: int) -> int:
-        """Sum of every card still in the grid of ``seat``, face up or down."""
-        base = seat * SLOTS
-        cards = self.cards
-        return sum(cards[base + p] for p in layout.MASK_POSITIONS[self.present[seat]])
-
     def _choose_starter(self, events: list[Event] | None) -> None:
         n = self.n
         sums = tuple(self.face_up_sum(seat) for seat in range(n))
@@ -473,13 +436,9 @@ class SkyjoState(GameState[Move]):
         return other
 
     def to_json(self) -> JSON:
-        from .snapshot import state_to_json
-
         return state_to_json(self)
 
     def view(self, seat: int | None) -> JSON:
-        from .view import seat_view
-
         return seat_view(self, seat)
 
     def determinize(self, seat: int | None, rng: Rng) -> Self:

@@ -14,8 +14,8 @@ from typing import Any
 
 from ..core import JSON
 from . import cards as layout
+from .position import DRAWN, PHASES, TAKEN, SkyjoPosition
 from .rules import SkyjoRules
-from .state import DRAWN, PHASES, TAKEN, SkyjoState
 
 
 @functools.lru_cache(maxsize=64)
@@ -50,7 +50,7 @@ def _statuses(present: int, down: int) -> tuple[str, ...]:
     return row
 
 
-def seat_view(state: SkyjoState, seat: int | None) -> JSON:
+def seat_view(state: SkyjoPosition, seat: int | None) -> JSON:
     """The view of ``seat`` (None: a spectator); JSON-safe."""
     n = state.n
     slots = layout.SLOTS

@@ -1,0 +1,118 @@
+"""What a room's parts rely on: the room they belong to, and the table it belongs to.
+
+A room (:class:`cardtable.server.rooms.Room`) is put together from parts with one job
+each: the lobby (:mod:`.lobby`), the bot turns (:mod:`.botturns`), the grace period
+(:mod:`.grace`), the turn clock (:mod:`.turnclock`), the chat (:mod:`.chat`) and the
+advisor (:mod:`.advice`). Each part holds its room as a :class:`RoomServices`, the
+interface ``Room`` provides, so that the parts import this module and never
+:mod:`.rooms`, which imports them all. The room holds its table as a
+:class:`TableServices` in the same way (:class:`cardtable.server.table.Table` provides it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+from ..core import JSON, Game, GameState, RulesBase
+from .botseats import BotPool
+from .config import ServerConfig
+from .events import EventRecord
+from .metrics import Metrics
+from .seats import Seat
+from .storage import RoomRecord, Storage
+from .tableopts import TableOptions
+
+
+class TableServices(Protocol):
+    """What a room and its parts use of the table: the node, the storage, the bot pool,
+    the settings, the metrics and the clock."""
+
+    @property
+    def node_id(self) -> str: ...
+    @property
+    def storage(self) -> Storage: ...
+    @property
+    def bots(self) -> BotPool: ...
+    @property
+    def config(self) -> ServerConfig: ...
+    @property
+    def metrics(self) -> Metrics: ...
+    @property
+    def clock(self) -> Callable[[], float]: ...
+
+    #: Post-game reviews being worked out on the whole server (the advisor counts them).
+    reviews_running: int
+
+
+# What one part asks of another, through the room.
+class TurnClockPart(Protocol):
+    def update(self) -> None: ...
+    def bot_for(self, seat: int) -> str | None: ...
+
+
+class BotTurnsPart(Protocol):
+    def schedule(self) -> None: ...
+
+
+class GracePart(Protocol):
+    def reset(self) -> None: ...
+
+
+class AdvisorPart(Protocol):
+    def forget(self) -> None: ...
+
+
+class RoomServices(Protocol):
+    """What the parts of a room use of it (see the module)."""
+
+    @property
+    def table(self) -> TableServices: ...
+    @property
+    def code(self) -> str: ...
+    @property
+    def game(self) -> Game[Any]: ...
+    @property
+    def host_hash(self) -> str: ...
+    @property
+    def lock(self) -> asyncio.Lock: ...
+    @property
+    def closed(self) -> bool: ...
+    @property
+    def table_options(self) -> TableOptions: ...
+    @property
+    def away(self) -> set[int]: ...
+    @property
+    def clock(self) -> TurnClockPart: ...
+    @property
+    def bots(self) -> BotTurnsPart: ...
+    @property
+    def grace(self) -> GracePart: ...
+    @property
+    def advisor(self) -> AdvisorPart: ...
+
+    # The lobby changes these (and puts them back when a commit fails).
+    rules: RulesBase
+    seats: list[Seat]
+    status: str
+    game_no: int
+    seed: int | None
+    version: int
+    start_version: int | None
+    state: GameState[Any] | None
+    events: list[EventRecord]
+    log_start: int
+
+    def check_seat_token(self, seat: int, token: str) -> None: ...
+    def turn_of(self, seat: int, version: int) -> GameState[Any]: ...
+    def connected_seats(self) -> set[int]: ...
+    def presence(self) -> JSON: ...
+    def record(self) -> RoomRecord: ...
+    def touch(self) -> None: ...
+    def log_fields(self, **more: Any) -> dict[str, Any]: ...
+    def broadcast_raw(self, data: JSON) -> None: ...
+    def broadcast(self, record: EventRecord) -> None: ...
+    async def fenced(self, write: Awaitable[None]) -> None: ...
+    async def commit_room_event(self) -> None: ...
+    async def commit_move(self, seat: int, action: int, *, by: str) -> None: ...
