@@ -14,8 +14,10 @@ for running it. Modules, one job each:
 - a room's helpers: ``botseats`` and ``botturns`` (bot seats), ``workers`` (the worker
   processes they run in), ``advice`` (hints and reviews), ``grace`` (absent players),
   ``turnclock`` (the turn time limit), ``chat``;
-- storage: ``storage`` (SQLAlchemy, the group-commit writer, Alembic migrations),
-  ``schema``, ``datalock`` (one server per SQLite file), ``startup``;
+- storage: ``storage`` (``Storage``, the database the server holds) over the package
+  ``db`` (its tables, records, connection, group-commit writer, and the queries of rooms,
+  leases and games), ``schema`` (the Alembic migrations at start), ``datalock`` (one
+  server per SQLite file), ``startup``;
 - the process: ``config``, ``command`` (``cardtable serve``), ``collector`` (the
   garbage collector's policy), ``logs``, ``metrics``.
 

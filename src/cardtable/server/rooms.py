@@ -32,13 +32,13 @@ from .advice import Advisor
 from .botturns import BotTurns
 from .chat import TableChat
 from .connections import Connection, dumps
+from .db.records import FencedError, RoomRecord
 from .errors import RoomError, refusal_fields
 from .events import MOVE, ROOM, START, EventRecord, render, views_at
 from .grace import DisconnectGrace
 from .lobby import Lobby
 from .logs import room_fields
 from .seats import FINISHED, LOBBY, PLAYING, Seat
-from .storage import FencedError, RoomRecord
 from .tableopts import TableOptions
 from .tokens import token_matches
 from .turnclock import TurnClock
