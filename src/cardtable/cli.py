@@ -20,7 +20,7 @@ from typing import Any
 
 from . import __version__
 from .argtypes import positive_float, positive_int
-from .bench.loadtest import add_loadtest_parser, run_loadtest_cli
+from .bench.loadtest_command import add_loadtest_parser, run_loadtest_cli
 from .bots import bot_names
 from .bots.registry import parse_bot_name
 from .core import Game, OptionError, RulesBase
