@@ -52,7 +52,9 @@ ALLOWED: dict[str, frozenset[str] | None] = {
     "web": BELOW_FRONT_ENDS,
     "tui": BELOW_FRONT_ENDS,
     "rl": BELOW_FRONT_ENDS,
-    "bench": BELOW_FRONT_ENDS,
+    # The measuring clients import what they measure (the RL environments too) and the
+    # server only over HTTP; only the ``cardtable`` command imports them.
+    "bench": BELOW_FRONT_ENDS | {"rl"},
     # ...and meet only where they are put together: the online table (the server with
     # the web table) and the ``cardtable`` command (anything).
     "online": BELOW_FRONT_ENDS | {"server", "web"},

@@ -5,7 +5,7 @@
   ``make_vector_env`` and the ids ``cardtable/Skyjo-v0``, ``cardtable/SkipBo-v0``;
 - :mod:`cardtable.rl.skyjo_obs`, :mod:`cardtable.rl.skipbo_obs`: the observation encoders.
 
-Nothing here is imported by the rest of cardtable except :mod:`cardtable.rl.bench`'s
-argument parser, so this package imports numpy, gymnasium and pettingzoo only in
-the submodules that need them. See docs/rl.md.
+Nothing of cardtable imports this package but the environments' benchmark
+(:mod:`cardtable.bench.rl_envs`, inside its functions), so it imports numpy, gymnasium
+and pettingzoo only in the submodules that need them. See docs/rl.md.
 """
