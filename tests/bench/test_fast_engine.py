@@ -10,15 +10,10 @@ pytest.importorskip("numpy")
 pytest.importorskip("numba")
 
 from cardtable.bench.fast_engine import run_fast_bench
-from cardtable.cli import main
 from cardtable.skipbo import SkipBoRules
 from cardtable.skyjo import SkyjoRules
 
-
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
+from ..test_cli import run
 
 
 @pytest.mark.parametrize("engine", ["fast", "reference"])

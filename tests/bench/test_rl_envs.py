@@ -12,11 +12,7 @@ pytest.importorskip("pettingzoo")
 
 from cardtable.cli import main
 
-
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
+from ..test_cli import run
 
 
 def test_bench_command_reports_steps_per_second(capsys, tmp_path) -> None:
