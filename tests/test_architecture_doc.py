@@ -90,7 +90,7 @@ def test_the_path_of_a_move_names_real_functions():
         "server/websocket.py",
         "server/protocol.py",
         "server/rooms.py",
-        "server/storage.py",
+        "server/db/group_commit.py",
         "server/events.py",
         "server/connections.py",
         "core/game.py",

@@ -20,14 +20,14 @@ from typing import Any
 
 from . import __version__
 from .argtypes import positive_float, positive_int
-from .bench.loadtest import add_loadtest_parser, run_loadtest_cli
+from .bench.engine import run_bench
+from .bench.loadtest_command import add_loadtest_parser, run_loadtest_cli
+from .bench.rl_envs import add_rl_bench_arguments
 from .bots import bot_names
 from .bots.registry import parse_bot_name
 from .core import Game, OptionError, RulesBase
 from .games import game_names, get_game
-from .rl.bench import add_rl_bench_arguments
 from .server.command import add_serve_parser, run_serve
-from .sim.bench import run_bench
 from .sim.tournament import run_tournament
 from .tui.command import add_play_parser, run_play
 
@@ -398,12 +398,12 @@ def _ladder(args: argparse.Namespace) -> None:
 
 
 def _bench(args: argparse.Namespace) -> None:
-    from .sim.report import print_bench
+    from .bench.engine_table import print_bench
 
     game = _load_game(args.game)
     rules = build_rules(game, args)
     if args.rl:
-        from .rl.bench import rl_bench_command
+        from .bench.rl_envs import rl_bench_command
 
         _check_bots(game, [args.rl_bots])
         try:
@@ -423,7 +423,7 @@ def _bench(args: argparse.Namespace) -> None:
             _write_json(args.json, figures)
         return
     if args.engine == "fast":
-        from .sim.fast_bench import run_fast_bench
+        from .bench.fast_engine import run_fast_bench
 
         try:
             report = run_fast_bench(

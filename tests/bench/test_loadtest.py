@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import re
 import threading
 import time
@@ -15,14 +14,9 @@ import urllib.error
 import urllib.request
 from typing import Any
 
-from cardtable.bench.loadtest import (
-    LoadOptions,
-    bot_of_room,
-    format_report,
-    percentile,
-    rss_bytes,
-    run_loadtest,
-)
+from cardtable.bench.loadtest import run_loadtest
+from cardtable.bench.loadtest_options import LoadOptions
+from cardtable.bench.loadtest_report import format_report
 from cardtable.cli import main
 
 from ..server.test_restart import Server
@@ -69,39 +63,8 @@ def test_loadtest_rematches_finished_games(tmp_path):
     assert report["lost_moves"] == 0
 
 
-def test_percentiles_are_nearest_rank():
-    values = [float(v) for v in range(1, 101)]
-    assert [percentile(values, q) for q in (0.5, 0.95, 0.99)] == [50.0, 95.0, 99.0]
-    assert percentile([], 0.5) is None
-    assert percentile([3.0], 0.99) == 3.0
-
-
-def test_rss_is_read_from_proc():
-    rss = rss_bytes(os.getpid())
-    assert rss is not None and rss > 1_000_000
-    assert rss_bytes(2**22 + 12345) is None  # above the kernel's pid_max: no such process
-
-
-def test_report_table_names_every_figure():
-    latency = {"count": 0, "p50_ms": None, "p95_ms": None, "p99_ms": None, "max_ms": None}
-    report = {
-        "url": "http://x", "rooms": 1, "rooms_ready": 0, "game": "skyjo", "connections": 0,
-        "setup_s": 0.1, "duration_s": 1.0, "rate_per_room": 1.0, "moves_sent": 0,
-        "moves_acked": 0, "moves_per_s": 0.0, "games_finished": 0,
-        "latency_mover": latency, "latency_all_seats": latency, "errors": 1,
-        "error_kinds": {"http_429": 1}, "lost_moves": 0,
-        "server_rss_mib": {"idle": None, "rooms_ready": None, "peak": None, "end": None},
-        "cpu_s_during_play": {"server": None, "loadtest": 0.5},
-        "main_thread_sched": {"server": None, "loadtest": {"on_cpu_s": 0.4, "waiting_s": 0.1}},
-        "loadavg_before": [1.0, 1.0, 1.0], "loadavg_after": [1.0, 1.0, 1.0], "cpus": 2,
-    }  # fmt: skip
-    table = format_report(report)
-    assert "http_429" in table and "p99 n/a" in table and "load test 0.5 s" in table
-    assert "0.1 s waiting for a CPU" in table
-
-
 def test_a_server_that_refuses_rooms_is_reported_not_fatal(capsys):
-    from cardtable.bench.loadtest import spawned_server
+    from cardtable.bench.loadtest_server import spawned_server
 
     with spawned_server(0, ["--rooms-per-client", "1"]) as (base, pid):
         report = main_report(["--url", base, "--server-pid", str(pid), "--rooms", "8"])
@@ -114,7 +77,7 @@ def test_a_server_that_refuses_rooms_is_reported_not_fatal(capsys):
 def main_report(extra):
     import argparse
 
-    from cardtable.bench.loadtest import add_loadtest_arguments, run_loadtest_command
+    from cardtable.bench.loadtest_command import add_loadtest_arguments, run_loadtest_command
 
     parser = argparse.ArgumentParser()
     add_loadtest_arguments(parser)
@@ -135,12 +98,6 @@ def test_loadtest_starts_bot_rooms_beside_the_human_rooms(tmp_path, capsys):
     assert report["errors"] == 0, report["error_kinds"]
     assert re.search(r"^bot rooms +2 of 2 \(greedy\), \d+ bot moves during play$",
                      capsys.readouterr().out, re.MULTILINE)  # fmt: skip
-
-
-def test_bot_rooms_take_the_listed_levels_in_turn():
-    levels = [bot_of_room("easy, medium,hard,expert", index) for index in range(6)]
-    assert levels == ["easy", "medium", "hard", "expert", "easy", "medium"]
-    assert bot_of_room("greedy", 5) == "greedy"
 
 
 def test_seats_reconnect_through_a_server_restart_and_lose_nothing(tmp_path):

@@ -107,3 +107,13 @@ def test_sim_engine_fast_prints_the_reference_result(capsys, tmp_path, bots) -> 
 def test_sim_engine_fast_refuses_what_it_cannot_play(capsys, args, message) -> None:
     assert main(args) == 2
     assert message in capsys.readouterr().err
+
+
+def test_play_records_needs_one_bot_per_seat() -> None:
+    """The kernels do not check bounds: a short seat list is refused before them."""
+    import numpy as np
+
+    from cardtable.sim.fast_tournament import play_records
+
+    with pytest.raises(ValueError, match="seat_bots: one bot per seat, 4, got 1"):
+        play_records("skyjo", SkyjoRules(players=4), ("hard",), 0, np.arange(2))

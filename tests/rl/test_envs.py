@@ -267,18 +267,6 @@ def test_vector_env_runs_and_resets_finished_games() -> None:
     envs.close()
 
 
-def test_bench_command_reports_steps_per_second(capsys, tmp_path) -> None:
-    from cardtable.cli import main
-
-    path = tmp_path / "rl.json"
-    code = main(["bench", "skyjo", "--rl", "--seconds", "0.3", "--envs", "2", "--json", str(path)])
-    assert code == 0
-    out = capsys.readouterr().out
-    assert "aec" in out and "gym x2" in out
-    assert "sync x2" in out
-    assert path.read_text().count("steps_per_second") == 4
-
-
 def test_the_skipbo_learner_meets_greedy_by_default_and_is_paid() -> None:
     # Random Skip-Bo opponents bury every card that fits: a random learner facing them
     # ends its 2-player games blocked, unpaid. Facing greedy, it loses them: a reward.

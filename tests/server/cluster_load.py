@@ -27,12 +27,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from cardtable.bench.loadtest import (
-    LoadOptions,
-    format_report,
-    run_loadtest,
-    run_on_uvloop,
-)
+from cardtable.bench.loadtest import run_loadtest, run_on_uvloop
+from cardtable.bench.loadtest_options import LoadOptions
+from cardtable.bench.loadtest_report import format_report
 
 from ..live_server import free_port
 from .nginx_cluster import NGINX, Node, health, nginx_conf

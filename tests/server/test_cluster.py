@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 
 from cardtable.server.config import ServerConfig
+from cardtable.server.db.records import FencedError
 from cardtable.server.errors import RoomError
-from cardtable.server.storage import FencedError, Storage
+from cardtable.server.storage import Storage
 from cardtable.server.table import Table
 
 from .test_group_commit import _room, rows

@@ -13,7 +13,8 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
 
 from cardtable.server.config import sqlite_url
-from cardtable.server.storage import RoomRecord, Storage
+from cardtable.server.db.records import RoomRecord
+from cardtable.server.storage import Storage
 
 
 def _room(code: str) -> RoomRecord:
@@ -66,7 +67,7 @@ def test_concurrent_moves_of_many_rooms_are_all_committed_before_their_callers_r
     async def scenario():
         storage = await _open(url, codes, writer_thread)
         assert storage.engine is not None
-        engine = storage._sync_engine or storage.engine.sync_engine
+        engine = storage.move_writer.sync_engine or storage.engine.sync_engine
         assert engine is not None
         sa.event.listen(engine, "commit", lambda conn: transactions.append(1))
 

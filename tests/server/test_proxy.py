@@ -9,7 +9,7 @@ import urllib.request
 
 import pytest
 
-from cardtable.bench.loadtest import spawned_server
+from cardtable.bench.loadtest_server import spawned_server
 
 
 def _create(base: str, forwarded_for: str) -> int:

@@ -7,7 +7,7 @@
   :mod:`cardtable.rl.fast_vector` (the vector envs), which import in that order;
 - :mod:`cardtable.rl.skyjo_obs`, :mod:`cardtable.rl.skipbo_obs`: the observation encoders.
 
-Nothing here is imported by the rest of cardtable except :mod:`cardtable.rl.bench`'s
-argument parser, so this package imports numpy, gymnasium and pettingzoo only in
-the submodules that need them. See docs/rl.md.
+Nothing of cardtable imports this package but the environments' benchmark
+(:mod:`cardtable.bench.rl_envs`, inside its functions), so it imports numpy, gymnasium
+and pettingzoo only in the submodules that need them. See docs/rl.md.
 """

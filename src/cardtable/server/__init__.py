@@ -15,8 +15,10 @@ for running it. Modules, one job each:
   processes they run in), ``advice`` (hints and reviews), ``grace`` (absent players),
   ``turnclock`` (the turn time limit), ``chat``; the room's parts (the lobby and these)
   hold it through ``roomparts`` (the interface the room provides), never ``rooms``;
-- storage: ``storage`` (SQLAlchemy, the group-commit writer, Alembic migrations),
-  ``schema``, ``datalock`` (one server per SQLite file), ``startup``;
+- storage: ``storage`` (``Storage``, the database the server holds) over the package
+  ``db`` (its tables, records, connection, group-commit writer, and the queries of rooms,
+  leases and games), ``schema`` (the Alembic migrations at start), ``datalock`` (one
+  server per SQLite file), ``startup``;
 - the process: ``config``, ``command`` (``cardtable serve``), ``collector`` (the
   garbage collector's policy), ``logs``, ``metrics``.
 

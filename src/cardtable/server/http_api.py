@@ -21,11 +21,11 @@ from starlette.routing import BaseRoute, Route
 from starlette.websockets import WebSocket
 
 from ..core import JSON
+from .db.tables import CLIENT_LENGTH
 from .errors import RoomError
 from .protocol import CreateRoom, JoinRoom, describe
 from .replays import game_summary, replay_log, replay_step
 from .rooms import Room
-from .storage import CLIENT_LENGTH
 from .table import Table
 from .tokens import normalize_code
 

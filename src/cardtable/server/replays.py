@@ -10,7 +10,7 @@ from typing import Any
 
 from ..core import JSON, GameState
 from ..games import get_game
-from .storage import GameRecord
+from .db.records import GameRecord
 
 
 def _replayed(record: GameRecord, steps: int) -> tuple[GameState[Any], list[JSON]]:

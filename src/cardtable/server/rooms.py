@@ -34,6 +34,7 @@ from .advice import Advisor
 from .botturns import BotTurns
 from .chat import TableChat
 from .connections import Connection, dumps
+from .db.records import FencedError, RoomRecord
 from .errors import RoomError, refusal_fields
 from .events import MOVE, ROOM, START, EventRecord, render, views_at
 from .grace import DisconnectGrace
@@ -41,7 +42,6 @@ from .lobby import Lobby
 from .logs import room_fields
 from .roomparts import TableServices
 from .seats import FINISHED, LOBBY, PLAYING, Seat
-from .storage import FencedError, RoomRecord
 from .tableopts import TableOptions
 from .tokens import token_matches
 from .turnclock import TurnClock

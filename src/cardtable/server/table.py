@@ -20,12 +20,13 @@ from ..statuses import RoomStatus, SeatKind
 from .botseats import BotPool
 from .config import ServerConfig
 from .connections import ROOM_MOVED
+from .db.records import FencedError, RoomRecord
 from .errors import RoomError, option_refused
 from .metrics import Metrics
 from .protocol import SeatSpec, error_message
 from .rooms import Room
 from .seats import LOBBY, Seat, seats_from_specs
-from .storage import FencedError, RoomRecord, Storage
+from .storage import Storage
 from .tableopts import TableOptions
 from .tokens import hash_token, new_room_code, new_token
 

@@ -12,7 +12,7 @@ from alembic import context
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from cardtable.server.storage import metadata
+from cardtable.server.db.tables import metadata
 
 
 def _migrate(connection: Connection) -> None:

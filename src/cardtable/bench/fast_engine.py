@@ -21,9 +21,9 @@ import time
 import numpy as np
 
 from ..core import RulesBase
-from .bench import BenchReport, Throughput
-from .fast_tournament import fast_bot_names, play_records
-from .tournament import seat_assignment
+from ..sim.fast_tournament import fast_bot_names, play_records
+from ..sim.tournament import seat_assignment
+from .engine import BenchReport, Throughput
 
 
 def run_fast_bench(

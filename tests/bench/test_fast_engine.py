@@ -6,16 +6,14 @@ import json
 
 import pytest
 
-from cardtable.cli import main
-from cardtable.sim.fast_bench import run_fast_bench
+pytest.importorskip("numpy")
+pytest.importorskip("numba")
+
+from cardtable.bench.fast_engine import run_fast_bench
 from cardtable.skipbo import SkipBoRules
 from cardtable.skyjo import SkyjoRules
 
-
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
+from ..test_cli import run
 
 
 @pytest.mark.parametrize("engine", ["fast", "reference"])
@@ -63,16 +61,6 @@ def test_fast_bench_times_every_compiled_bot_after_random_play() -> None:
     ]
 
 
-def test_play_records_needs_one_bot_per_seat() -> None:
-    """The kernels do not check bounds: a short seat list is refused before them."""
-    import numpy as np
-
-    from cardtable.sim.fast_tournament import play_records
-
-    with pytest.raises(ValueError, match="seat_bots: one bot per seat, 4, got 1"):
-        play_records("skyjo", SkyjoRules(players=4), ("hard",), 0, np.arange(2))
-
-
 def test_fast_bench_table_and_file(capsys, tmp_path) -> None:
     path = tmp_path / "fast.json"
     code, out, err = run(
@@ -98,21 +86,3 @@ def test_fast_bench_of_skipbo_plays_the_reference_games(capsys) -> None:
     figures = json.loads(out)
     assert figures["engine"] == "fast" and figures["rules"]["teams"] is True
     assert figures["moves_per_s"] > 0 and figures["games_per_s"] > 0
-
-
-def test_rl_bench_with_the_fast_engine_adds_its_vector_env(capsys) -> None:
-    code, out, err = run(
-        capsys, "bench", "skyjo", "--rl", "--engine", "fast", "--seconds", "0.6",
-        "--envs", "3", "--json",
-    )  # fmt: skip
-    assert code == 0, err
-    figures = {row["name"]: row for row in json.loads(out)["rl"]}
-    assert set(figures) == {"aec", "gym", "gym x3", "sync x3", "fast x3"}
-    assert figures["fast x3"]["steps"] > 0 and figures["fast x3"]["engine_moves"] > 0
-    code, out, err = run(
-        capsys, "bench", "skipbo", "--rl", "--engine", "fast", "--seconds", "0.6", "--envs", "2",
-        "--json",
-    )  # fmt: skip
-    assert code == 0, err
-    figures = {row["name"]: row for row in json.loads(out)["rl"]}
-    assert figures["fast x2"]["steps"] > 0 and figures["fast x2"]["engine_moves"] > 0

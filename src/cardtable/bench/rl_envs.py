@@ -101,7 +101,7 @@ Runner = Iterator[tuple[int, int]]
 def _aec_runner(game_name: str, rules: RulesBase, clock: _Clock) -> Runner:
     import numpy as np
 
-    from .aec import aec_env
+    from ..rl.aec import aec_env
 
     env = aec_env(game_name, rules=rules)
     env.reset(seed=0)
@@ -126,7 +126,7 @@ def _aec_runner(game_name: str, rules: RulesBase, clock: _Clock) -> Runner:
 def _single_runner(game_name: str, rules: RulesBase, bots: str, clock: _Clock) -> Runner:
     import numpy as np
 
-    from .gym_env import gym_env
+    from ..rl.gym_env import gym_env
 
     env = gym_env(game_name, rules=rules, opponents=bots)
     _, info = env.reset(seed=0)
@@ -181,7 +181,7 @@ def _vector_loop(
 def _vector_runner(
     game_name: str, rules: RulesBase, num_envs: int, bots: str, sync: bool, clock: _Clock
 ) -> Runner:
-    from .gym_env import make_vector_env
+    from ..rl.gym_env import make_vector_env
 
     envs = make_vector_env(game_name, num_envs, sync=sync, rules=rules, opponents=bots)
     inner = [env.unwrapped for env in envs.envs]  # type: ignore[attr-defined]
@@ -198,7 +198,7 @@ def _vector_runner(
 def _fast_vector_runner(
     game_name: str, rules: RulesBase, num_envs: int, bots: str, clock: _Clock
 ) -> Runner:
-    from .gym_env import make_vector_env
+    from ..rl.gym_env import make_vector_env
 
     envs: Any = make_vector_env(game_name, num_envs, engine="fast", rules=rules, opponents=bots)
     moves = envs.batch.moves_array()  # a view: each game's moves since its deal

@@ -1,6 +1,6 @@
-from cardtable.sim.bench import run_bench
+from cardtable.bench.engine import run_bench
 
-from .racegame import RACE, GreedyRaceBot, RaceRules
+from ..sim.racegame import RACE, GreedyRaceBot, RaceRules
 
 
 def test_bench_runs_and_reports_positive_figures():

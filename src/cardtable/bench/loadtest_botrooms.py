@@ -1,0 +1,43 @@
+"""Rooms of bots only, started beside the load test's rooms of scripted players: the
+server's bot workers play them with nobody connected (``--bot-rooms``)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from ..statuses import SeatKind
+from .loadtest_options import MOVE_TIMEOUT, LoadOptions
+from .loadtest_server import post_json
+
+
+def bot_of_room(levels: str, index: int) -> str:
+    """The level of bot room ``index``: ``levels`` (comma-separated) taken in turn."""
+    names = [name.strip() for name in levels.split(",") if name.strip()]
+    return names[index % len(names)]
+
+
+async def start_bot_room(options: LoadOptions, index: int = 0) -> None:
+    """Create bot room number ``index``, every seat one of ``options.bot``'s levels (a
+    comma-separated list, taken in turn by the rooms), and start it (its bots then
+    play on their own, in the server's bot workers, with nobody connected)."""
+    from websockets.asyncio.client import connect
+
+    base = options.url.rstrip("/")
+    players = options.seats
+    body: dict[str, Any] = {
+        "game": options.game,
+        "options": {"players": players, **options.options},
+        "seats": [{"kind": SeatKind.BOT.value, "bot": bot_of_room(options.bot, index)}] * players,
+    }
+    created = await asyncio.to_thread(post_json, f"{base}/api/rooms", body)
+    async with connect(created["ws_url"], open_timeout=60, proxy=None) as ws:
+        await ws.send(json.dumps({"type": "hello"}))
+        await ws.send(json.dumps({"type": "start", "host_token": created["host_token"]}))
+        while True:
+            message = json.loads(await asyncio.wait_for(ws.recv(), MOVE_TIMEOUT))
+            if message.get("type") == "event" and message.get("kind") == "start":
+                return
+            if message.get("type") == "error":
+                raise ValueError(f"bot room refused: {message.get('code')}")
