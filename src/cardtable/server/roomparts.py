@@ -21,7 +21,8 @@ from .config import ServerConfig
 from .events import EventRecord
 from .metrics import Metrics
 from .seats import Seat
-from .storage import RoomRecord, Storage
+from .db.records import RoomRecord
+from .storage import Storage
 from .tableopts import TableOptions
 
 
