@@ -18,10 +18,10 @@ from typing import Any, Protocol
 from ..core import JSON, Game, GameState, RulesBase
 from .botseats import BotPool
 from .config import ServerConfig
+from .db.records import RoomRecord
 from .events import EventRecord
 from .metrics import Metrics
 from .seats import Seat
-from .db.records import RoomRecord
 from .storage import Storage
 from .tableopts import TableOptions
 
