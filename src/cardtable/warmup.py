@@ -39,6 +39,7 @@ def _warm_batch_and_bots(game_name: str) -> None:
     engine = batch_engine(game_name, rules, 2)
     engine.reset(range(2))
     engine.step(engine.legal_mask().argmax(axis=1))  # each game's first legal action
+    engine.legal_actions(0)
     engine.play_random([seed ^ POLICY_SALT for seed in range(2)])
     # Every compiled bot's tournament games and their records (as sim, ladder and bench).
     for name in fast_bot_names(game_name):
