@@ -43,12 +43,11 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import numba
-from numba import njit
 from numba.core import event
 from numba.core.caching import CompileResultCacheImpl, FunctionCache, _CacheLocator
+from numba.core.registry import CPUDispatcher
 from numba.misc.appdirs import AppDirs
 
-_njit: Any = njit  # numba's stubs do not list the (stable) ``_nrt`` option
 _AppDirs: Any = AppDirs  # untyped
 _HERE = Path(__file__).resolve().parent
 #: Sources outside this package whose constants the kernels compile in.
@@ -176,14 +175,25 @@ class _KeyedCache(FunctionCache):
                 pass
 
 
+class _KeyedDispatcher(CPUDispatcher):
+    """numba's CPU dispatcher, caching in :func:`cache_folder` rather than numba's
+    folders (what ``cache=True`` asks of the dispatcher it makes)."""
+
+    def enable_caching(self) -> None:
+        self._cache = _KeyedCache(self.py_func)  # type: ignore[no-untyped-call]
+
+
 def _compiled(**options: Any) -> Any:
-    """A decorator compiling with ``options`` and caching in :func:`cache_folder`."""
+    """A decorator compiling in nopython mode with ``options``, without reference
+    counting, cached in :func:`cache_folder` (numba's ``njit`` with our dispatcher)."""
 
     def decorate(function: Any) -> Any:
-        dispatcher = _njit(_nrt=False, **options)(function)
+        if getattr(numba.config, "DISABLE_JIT", False):  # NUMBA_DISABLE_JIT: plain Python
+            return function
+        targetoptions = {"nopython": True, "_nrt": False, **options}
+        dispatcher = _KeyedDispatcher(py_func=function, locals={}, targetoptions=targetoptions)
         if cache_folder() is not None:
-            # What ``cache=True`` does, with this package's locator instead of numba's.
-            dispatcher._cache = _KeyedCache(dispatcher.py_func)  # type: ignore[no-untyped-call]
+            dispatcher.enable_caching()
         return dispatcher
 
     return decorate
