@@ -154,6 +154,14 @@ def add_serve_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
         help="browser origin allowed to open WebSockets besides the server's own (repeatable)",
     )
     serve.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a host name the table answers to (repeatable; '*': any), against DNS "
+        "rebinding; addresses always are (default: localhost and the --host name)",
+    )
+    serve.add_argument(
         "--room-ttl",
         type=non_negative_float,
         default=3600.0,
@@ -204,6 +212,14 @@ def add_serve_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
     )
 
 
+def allowed_hosts(given: list[str], bind: str) -> tuple[str, ...]:
+    """The host names the table answers to: those ``given``, else ``localhost`` and the
+    name it listens on (an address needs no listing, see :mod:`.guard`)."""
+    if given:
+        return tuple(given)
+    return ("localhost",) if bind in ("localhost", "") else ("localhost", bind)
+
+
 def serve_config(args: argparse.Namespace) -> ServerConfig:
     shared = settings()
     return ServerConfig(
@@ -216,6 +232,7 @@ def serve_config(args: argparse.Namespace) -> ServerConfig:
         bot_processes=args.bot_processes,
         grace_seconds=args.grace,
         allowed_origins=tuple(args.allow_origin),
+        allowed_hosts=allowed_hosts(args.allowed_host, args.host),
         room_ttl_seconds=args.room_ttl,
         rooms_per_client=args.rooms_per_client,
         rate_per_second=args.message_rate,
