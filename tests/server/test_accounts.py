@@ -4,6 +4,7 @@ that applies (docs/players.md). The storage tests run on SQLite and PostgreSQL."
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Iterator
 from typing import Any
@@ -13,6 +14,7 @@ from starlette.testclient import TestClient
 
 from cardtable.display_names import name_key
 from cardtable.online import create_app
+from cardtable.server.passwords import Cost, Passwords
 
 from .helpers import config, create_room, join
 
@@ -356,3 +358,31 @@ def test_no_password_or_token_is_stored_as_sent(tmp_path):
         sessions = [row[0] for row in db.execute("SELECT token_hash FROM sessions")]
     assert stored.startswith("$argon2id$") and SECRET not in stored
     assert token not in sessions and len(sessions[0]) == 64
+
+
+def test_an_unknown_name_is_checked_against_a_dummy_hash_of_the_same_cost():
+    passwords = Passwords(Cost(64, 1))
+
+    async def scenario() -> tuple[bool, bool, bool]:
+        stored = await passwords.hash(SECRET)
+        return (
+            await passwords.verify(None, SECRET),
+            await passwords.verify(stored, SECRET),
+            await passwords.verify("not a hash", SECRET),
+        )
+
+    assert asyncio.run(scenario()) == (False, True, False)
+    # The dummy was made with the same cost as a real hash, and so takes as long.
+    assert passwords._dummy is not None and "m=64,t=1" in passwords._dummy
+
+
+def test_a_hash_of_another_cost_is_made_again_at_sign_in(tmp_path):
+    import sqlite3
+
+    with browser(tmp_path) as http:
+        register(http)
+        http.app.state.accounts.passwords = Passwords(Cost(128, 1))
+        assert signin(http).status_code == 200
+    with sqlite3.connect(tmp_path / "data" / "cardtable.db") as db:
+        (stored,) = db.execute("SELECT password_hash FROM users").fetchone()
+    assert "m=128,t=1" in stored
