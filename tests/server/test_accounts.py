@@ -242,8 +242,8 @@ def test_a_change_on_the_cookie_needs_the_csrf_token_and_the_table_s_origin(tmp_
         assert post(http, "signout", csrf).status_code == 200
 
 
-def test_sign_ins_are_limited_per_name_then_allowed_again(tmp_path):
-    with browser(tmp_path, signin_per_name=3, signin_window=600.0) as http:
+def test_sign_ins_are_limited_per_name_then_allowed_again(tmp_path, database):
+    with browser(tmp_path, database, signin_per_name=3, signin_window=600.0) as http:
         register(http)
         http.cookies.clear()
         for _ in range(3):

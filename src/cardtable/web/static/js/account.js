@@ -39,7 +39,7 @@ async function claimHeld() {
 }
 
 function field(id, key, type, autocomplete, help) {
-  return h("label", { for: id, class: "num" }, h("span", {}, t(key)),
+  return h("label", { for: id, class: "field" }, h("span", {}, t(key)),
     h("input", { id, name: id, type, required: true, autocomplete, maxlength: type === "password" ? 256 : window.cardtable.limits.name,
       ...(help ? { "aria-describedby": `${id}-help` } : {}) }),
     help ? h("span", { class: "muted", id: `${id}-help` }, t(help)) : null);
