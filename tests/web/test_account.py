@@ -14,7 +14,7 @@ import pytest
 from cardtable.web.catalogs import web_catalog
 
 from ..live_server import running_server
-from .pages import TIMEOUT, create_table, new_page
+from .pages import TIMEOUT, create_table, new_page, toast_shows
 from .test_accessibility import serious
 
 PASSWORD = "correct horse battery"
@@ -46,15 +46,6 @@ def guest(page: Any) -> None:
     page.wait_for_selector("body[data-account='guest'] #signin-form", timeout=TIMEOUT)
 
 
-def toast_says(page: Any, text: str) -> None:
-    page.wait_for_function(
-        "text => { const box = document.getElementById('toast');"
-        " return !box.hidden && box.textContent === text; }",
-        arg=text,
-        timeout=TIMEOUT,
-    )
-
-
 def test_register_sign_out_sign_in_and_delete_from_the_page(server, browser):
     page = new_page(browser, server, lang="fr")
     french = web_catalog("fr")
@@ -81,7 +72,7 @@ def test_register_sign_out_sign_in_and_delete_from_the_page(server, browser):
     guest(page)
     assert page.request.get(f"{server}/api/account").json() == {"signed_in": False}
     fill(page, "signin", "ann lee", "not the password")
-    toast_says(page, french["web.error.bad_credentials"])
+    toast_shows(page, french["web.error.bad_credentials"])
     fill(page, "signin", None, PASSWORD)
     assert member(page)
     fill(page, "delete", None, PASSWORD)
