@@ -270,6 +270,8 @@ def test_sign_ins_and_registrations_are_limited_per_address(tmp_path):
             register(http, name)
         answer = http.post("/api/account/register", json={"name": "Cat", "password": SECRET})
         assert answer.status_code == 429
+        for _ in range(6):  # successes do not count: one address, many players
+            assert signin(http, "Ben").status_code == 200
         for name in ("A1", "A2", "A3", "A4"):
             assert signin(http, name, "wrong password").status_code == 401
         assert signin(http, "Ann").status_code == 429

@@ -217,8 +217,9 @@ class AccountsApi:
         return await self.open_session(request, UserRecord(user_id, name, hashed, now), 201)
 
     async def signin(self, request: Request) -> Response:
+        address_counter = f"signin:{client_address(request)}"
         try:
-            await self.count(f"signin:{client_address(request)}", self.config.signin_per_address)
+            await self.count(address_counter, self.config.signin_per_address)
             body: Credentials = await read_body(request, Credentials, self.limit)
             name, password = _name(body.name), _password(body.password)
             key = name_key(name)
@@ -230,7 +231,9 @@ class AccountsApi:
                 raise RoomError("bad_credentials", "the name or the password is wrong")
         except RoomError as error:
             return _refused(error)
+        # Only failures count: a school's players behind one address may all sign in.
         await self.storage.throttle_clear(counter)
+        await self.storage.throttle_refund(address_counter)
         if self.passwords.outdated(user.password_hash):
             await self.storage.set_password_hash(user.id, await self.passwords.hash(password))
         return await self.open_session(request, user, 200)

@@ -81,7 +81,7 @@ class ServerConfig:
     lookup_burst: int = 20
     lookup_miss_seconds: float = 60.0
     #: Accounts (see docs/players.md): how long a session lasts, and the sign-in limits:
-    #: attempts per address and failed attempts per name in ``signin_window`` seconds.
+    #: failed attempts per address and per name in ``signin_window`` seconds.
     session_days: float = 30.0
     signin_window: float = 900.0
     signin_per_address: int = 30

@@ -166,6 +166,15 @@ class AccountRows(Database):
             count, window_start = (await connection.execute(statement)).one()
         return int(count), float(window_start)
 
+    async def throttle_refund(self, key: str) -> None:
+        """Take back one attempt counted under ``key`` (it succeeded)."""
+        async with self._engine().begin() as connection:
+            await connection.execute(
+                throttles.update()
+                .where(throttles.c.key == key, throttles.c.count > 0)
+                .values(count=throttles.c.count - 1)
+            )
+
     async def throttle_clear(self, key: str) -> None:
         async with self._engine().begin() as connection:
             await connection.execute(throttles.delete().where(throttles.c.key == key))
