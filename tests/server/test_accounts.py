@@ -346,6 +346,10 @@ def test_deleting_an_account_keeps_its_games_under_a_neutral_name(tmp_path, data
         assert signin(http).status_code == 401
         games = http.get(f"/api/rooms/{code}/games").json()["games"]
         assert games[0]["seats"][0]["name"] == "Former player"
+        # The room, still being played on this node, shows the neutral name at once; the
+        # seat's token still plays it.
+        seat = http.get(f"/api/rooms/{code}").json()["seats"][0]
+        assert seat["name"] == "Former player" and seat["taken"] is True
         register(http)  # the name is free again
 
 

@@ -16,6 +16,7 @@ alike, and the answer to a wrong password is the answer to an unknown name.
 from __future__ import annotations
 
 import hashlib
+import logging
 import math
 import time
 from collections.abc import Callable
@@ -42,6 +43,8 @@ from .sessions import (
 )
 from .table import Table
 from .tokens import hash_token, normalize_code
+
+log = logging.getLogger("cardtable.server")
 
 #: The name a deleted account's seats are shown under in the games they played.
 NEUTRAL_NAME = "Former player"
@@ -282,6 +285,18 @@ class AccountsApi:
                 refused.append({"code": entry.code[:16], "error": done})
         return JSONResponse({"claimed": claimed, "refused": refused})
 
+    async def rename_live_seats(self, claims: list[tuple[str, int]]) -> None:
+        """The seats of a deleted account in the rooms this node serves take the neutral
+        name at once (a room another node serves keeps the name until it closes)."""
+        for code, seat in claims:
+            room = self.table.rooms.get(code)
+            if room is None:
+                continue
+            try:
+                await room.lobby.rename(seat, NEUTRAL_NAME)
+            except Exception:
+                log.warning("room %s: a deleted account's seat kept its name", code)
+
     async def delete(self, request: Request) -> Response:
         try:
             _token, user = await self.signed_in(request)
@@ -292,7 +307,9 @@ class AccountsApi:
                 raise RoomError("bad_credentials", "the password is wrong", {"field": "password"})
         except RoomError as error:
             return _refused(error)
+        claims = await self.storage.seats_of(user.id)
         await self.storage.delete_user(user.id, NEUTRAL_NAME)
+        await self.rename_live_seats(claims)
         response = JSONResponse({"deleted": True, "signed_in": False})
         clear_session_cookie(response, request)
         return response
