@@ -75,6 +75,19 @@ def test_register_sign_out_sign_in_and_delete_from_the_page(server, browser):
     toast_shows(page, french["web.error.bad_credentials"])
     fill(page, "signin", None, PASSWORD)
     assert member(page)
+    # A table created while signed in joins the account at once.
+    page.goto(server + "/#/")
+    page.wait_for_selector("#create", timeout=TIMEOUT)
+    second = create_table(page, "skipbo", "Ann", {"players": 2}, ["greedy"])
+    page.wait_for_function(
+        "code => fetch('/api/account').then(r => r.json())"
+        ".then(me => me.seats.some(s => s.code === code))",
+        arg=second,
+        timeout=TIMEOUT,
+        polling=200,
+    )
+    assert {"code": second, "seat": 0} in page.request.get(f"{server}/api/account").json()["seats"]
+    page.goto(server + "/#/account")
     fill(page, "delete", None, PASSWORD)
     guest(page)
     assert page.request.get(f"{server}/api/account").json() == {"signed_in": False}

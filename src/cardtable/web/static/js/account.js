@@ -1,7 +1,7 @@
 // The optional account (docs/players.md): who is signed in, the sign-in and registration
 // forms, signing out, adding this browser's seats, deleting the account. The session is
 // an HttpOnly cookie the page never sees; its CSRF token lives in api.js's memory.
-import { api, heldSeats, setCsrf } from "./api.js";
+import { api, heldSeats, onNewSeat, setCsrf } from "./api.js";
 import { h, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { errorText } from "./roomtext.js";
@@ -28,6 +28,14 @@ export async function loadAccount() {
   const res = await api("/api/account");
   signedIn(res.ok ? res.data : null);
 }
+
+// A seat taken while signed in joins the account at once.
+onNewSeat((code, token) => {
+  if (!account) return;
+  api("/api/account/claim", { method: "POST", body: { seats: [{ code, token }] } }).then((res) => {
+    if (res.ok && res.data.claimed.length) account.seats += res.data.claimed.length;
+  });
+});
 
 // Add every seat this browser holds to the account; returns how many were added.
 async function claimHeld() {

@@ -32,9 +32,17 @@ export function seatFor(code) {
   try { return JSON.parse(localStorage.getItem(KEY + code)) || null; } catch { return null; }
 }
 
+// Told of every new seat token this browser keeps (the account adds the seat).
+let seatListener = null;
+
+export function onNewSeat(listener) {
+  seatListener = listener;
+}
+
 export function rememberSeat(code, info) {
   const old = seatFor(code) || {};
   localStorage.setItem(KEY + code, JSON.stringify({ ...old, ...info }));
+  if (seatListener && info.token && info.token !== old.token) seatListener(code, info.token);
 }
 
 // Every seat this browser holds, as the account's claim takes them: [{code, token}].
