@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Iterator
 from typing import Any
 
@@ -392,3 +393,18 @@ def test_a_hash_of_another_cost_is_made_again_at_sign_in(tmp_path):
     with sqlite3.connect(tmp_path / "data" / "cardtable.db") as db:
         (stored,) = db.execute("SELECT password_hash FROM users").fetchone()
     assert "m=128,t=1" in stored
+
+
+def test_no_secret_reaches_the_log(tmp_path, caplog):
+    caplog.set_level(logging.DEBUG)
+    with browser(tmp_path) as http:
+        code = create_room(http, "skyjo", {"players": 2})["code"]
+        seat = join(http, code, "Ann")["token"]
+        csrf = register(http)["csrf_token"]
+        session = session_cookie(http)
+        post(http, "claim", csrf, {"seats": [{"code": code, "token": seat}]})
+        signin(http, "Ann", "a wrong password")
+        post(http, "signout", csrf)
+    assert caplog.records  # the server did log (a room, a join)
+    for secret in (SECRET, "a wrong password", seat, csrf, session):
+        assert secret and secret not in caplog.text
