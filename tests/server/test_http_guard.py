@@ -96,6 +96,10 @@ def test_host_names_and_their_defaults():
         ["serve", "--allowed-host", "cards.example", "--allowed-host", "www.cards.example"]
     )
     assert serve_config(args).allowed_hosts == ("cards.example", "www.cards.example")
+    args = parser.parse_args(["serve", "--lookup-burst", "5", "--lookup-miss-seconds", "30"])
+    config = serve_config(args)
+    assert (config.lookup_burst, config.lookup_miss_seconds) == (5, 30.0)
+    assert serve_config(parser.parse_args(["serve"])).allowed_hosts == ("localhost", "127.0.0.1")
 
 
 def test_answers_with_tokens_are_not_stored_and_carry_the_security_headers(tmp_path):

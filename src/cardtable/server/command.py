@@ -175,6 +175,21 @@ def add_serve_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
         help="live rooms one client address may have created (20)",
     )
     serve.add_argument(
+        "--lookup-burst",
+        type=positive_int,
+        default=20,
+        metavar="N",
+        help="room codes that do not exist one client address may look up at once; then "
+        "one every --lookup-miss-seconds, and 429 meanwhile (20)",
+    )
+    serve.add_argument(
+        "--lookup-miss-seconds",
+        type=positive_float,
+        default=60.0,
+        metavar="S",
+        help="seconds for one more look-up of a code that does not exist, per address (60)",
+    )
+    serve.add_argument(
         "--message-rate",
         type=positive_float,
         default=10.0,
@@ -235,6 +250,8 @@ def serve_config(args: argparse.Namespace) -> ServerConfig:
         allowed_hosts=allowed_hosts(args.allowed_host, args.host),
         room_ttl_seconds=args.room_ttl,
         rooms_per_client=args.rooms_per_client,
+        lookup_burst=args.lookup_burst,
+        lookup_miss_seconds=args.lookup_miss_seconds,
         rate_per_second=args.message_rate,
         rate_burst=args.message_burst,
     )
