@@ -37,3 +37,11 @@ def clean_name(raw: str) -> str:
                 f"a name may hold letters, digits, spaces and - _ . only (not U+{ord(char):04X})"
             )
     return name
+
+
+def name_key(name: str) -> str:
+    """What makes two account names the same: ``name`` (already :func:`clean_name`'d)
+    in NFKC, case-folded, and NFKC again (case folding may leave a form NFKC changes),
+    so ``Ann``, ``ANN`` and ``Ann`` in full-width letters (U+FF21...) are one name."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return " ".join(unicodedata.normalize("NFKC", folded).split())

@@ -31,6 +31,10 @@ def config(tmp_path: Path, **changes: Any) -> ServerConfig:
         # Threads, not worker processes: several tests replace the advisor's functions
         # in this process; test_bot_workers.py runs the processes.
         bot_processes=0,
+        # TestClient's host name; a cheap password hash (the real cost: passwords.py).
+        allowed_hosts=("testserver",),
+        password_memory_kib=64,
+        password_time_cost=1,
     )
     return dataclasses.replace(base, **changes)
 

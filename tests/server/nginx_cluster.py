@@ -66,13 +66,15 @@ class Node:
     def start(self) -> None:
         self.generation += 1
         # The tests' players are programs that move as soon as they may, faster than the
-        # per-connection limit made for people (see test_restart.py), so it is lifted.
+        # per-connection limit made for people (see test_restart.py), so it is lifted; and
+        # the routing test looks up codes no room has, so the look-up limit is too.
         command = [
             sys.executable, "-m", "cardtable.cli", "serve", "--db", self.url,
             "--port", str(self.port), "--node-id", self.node_id(),
             "--lease-seconds", str(self.lease),
             "--bot-pause", "0.02", "--grace", "600", "--bot-processes", "1",
-            "--message-rate", "1000", "--message-burst", "1000", *self.extra,
+            "--message-rate", "1000", "--message-burst", "1000",
+            "--lookup-burst", "1000", *self.extra,
         ]  # fmt: skip
         output: Any = subprocess.DEVNULL
         if self.log_dir is not None:

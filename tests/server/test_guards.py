@@ -123,7 +123,8 @@ def test_bad_requests_are_answered_with_reasons(tmp_path):
             response = http.post("/api/rooms", json=body)
             assert response.status_code == status, body
             assert response.json()["reason"]
-        assert http.post("/api/rooms", content=b"\xff\xfe").status_code == 400
+        json_type = {"Content-Type": "application/json"}
+        assert http.post("/api/rooms", content=b"\xff\xfe", headers=json_type).status_code == 400
         assert http.get("/api/rooms/NOPE00").status_code == 404
         assert http.post("/api/rooms/zz/join", json={"name": "A"}).status_code == 404
 

@@ -33,11 +33,20 @@ def test_the_migration_creates_the_schema_and_is_idempotent(postgres_url):
         )
 
     columns = {(table, column): kind for table, column, kind in asyncio.run(scenario())}
-    assert {table for table, _ in columns} == {"rooms", "games", "moves", "alembic_version"}
+    assert {table for table, _ in columns} == {
+        "rooms",
+        "games",
+        "moves",
+        "users",
+        "sessions",
+        "seat_claims",
+        "throttles",
+        "alembic_version",
+    }
     assert columns["rooms", "seed"] == "bigint" and columns["moves", "version"] == "bigint"
     assert columns["rooms", "rules"] == "json" and columns["games", "result"] == "json"
     assert columns["rooms", "created_at"] == "double precision"
-    assert rows(postgres_url, "SELECT version_num FROM alembic_version") == [("0003",)]
+    assert rows(postgres_url, "SELECT version_num FROM alembic_version") == [("0004",)]
     indexes = rows(postgres_url, "SELECT indexname FROM pg_indexes WHERE tablename = 'rooms'")
     assert ("ix_rooms_status",) in indexes
 

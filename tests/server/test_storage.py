@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import sqlite3
 
+import sqlalchemy
+
 from cardtable.server.config import ServerConfig, sqlite_url
 
 from .helpers import Client, client, create_room, is_move_event, join, start
@@ -19,7 +21,7 @@ def test_sqlite_file_is_created_in_wal_mode_with_the_migrated_schema(tmp_path):
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         assert {"rooms", "games", "moves", "alembic_version"} <= tables
-        assert db.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0003"
+        assert db.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0004"
         (hashes,) = db.execute("SELECT host_hash FROM rooms").fetchone()
         assert len(hashes) == 64  # only a hash of the host token is stored
 
@@ -99,3 +101,20 @@ def test_replay_endpoints_step_through_a_finished_game(tmp_path, database):
         assert last["outcome"] == log["moves"][-1]["outcome"]
         assert http.get(f"/api/rooms/{code}/games/1/steps/{steps + 1}").status_code == 404
         assert http.get(f"/api/rooms/{code}/games/2").status_code == 404
+
+
+def test_the_migrations_end_at_the_declared_tables(tmp_path):
+    """What the migrations build is what ``db/tables.py`` declares (Alembic's compare
+    finds no difference), so a new table cannot ship without its migration."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.runtime.migration import MigrationContext
+
+    from cardtable.server.db.tables import metadata
+
+    with client(tmp_path):
+        pass
+    engine = sqlalchemy.create_engine(f"sqlite:///{tmp_path / 'data' / 'cardtable.db'}")
+    with engine.connect() as connection:
+        differences = compare_metadata(MigrationContext.configure(connection), metadata)
+    engine.dispose()
+    assert differences == []

@@ -257,3 +257,15 @@ def reason_pattern(lang: str, sentence: str, parts: list[dict[str, Any]]) -> re.
     reason = re.escape(texts["advice.separator"]).join(words)
     before, after = sentence.split("{reason}")
     return re.compile(re.escape(before) + reason + re.escape(after) + "$")
+
+
+def toast_shows(page: Any, text: str) -> str:
+    """Wait until the toast shows ``text``; returns what it shows."""
+    page.wait_for_function(
+        "text => !document.querySelector('#toast').hidden"
+        " && document.querySelector('#toast').textContent === text",
+        arg=text,
+        timeout=TIMEOUT,
+    )
+    shown: str = page.inner_text("#toast")
+    return shown

@@ -8,7 +8,7 @@ from typing import Any
 
 from cardtable.web.catalogs import browser_catalog, web_catalog
 
-from .pages import TIMEOUT, create_table, new_page, start
+from .pages import TIMEOUT, create_table, new_page, start, toast_shows
 from .test_lobby_options import set_option
 
 SEND = """([action, back]) => window.cardtable.conn.send({type: "move",
@@ -18,17 +18,6 @@ SEND = """([action, back]) => window.cardtable.conn.send({type: "move",
 def _switch(page: Any, lang: str) -> None:
     page.select_option("#lang", lang)
     page.wait_for_function("lang => document.documentElement.lang === lang", arg=lang)
-
-
-def _toast(page: Any, text: str) -> str:
-    page.wait_for_function(
-        "text => !document.querySelector('#toast').hidden"
-        " && document.querySelector('#toast').textContent === text",
-        arg=text,
-        timeout=TIMEOUT,
-    )
-    shown: str = page.inner_text("#toast")
-    return shown
 
 
 def test_stale_version_and_bad_move_are_told_in_french_then_german(server, browser):
@@ -41,13 +30,13 @@ def test_stale_version_and_bad_move_are_told_in_french_then_german(server, brows
     # A move sent for an older version: the server says "the room is at version ...".
     page.evaluate(SEND, [14, 1])
     stale = web_catalog("fr")["web.error.stale_version"]
-    assert _toast(page, stale) == "La table a changé : la revoici"
+    assert toast_shows(page, stale) == "La table a changé : la revoici"
     # An action code outside the game: the server's reason is the engine's English.
     page.evaluate(SEND, [99_999, 0])
-    shown = _toast(page, web_catalog("fr")["web.error.bad_move"])
+    shown = toast_shows(page, web_catalog("fr")["web.error.bad_move"])
     assert "(" not in shown and "action" not in shown
     _switch(page, "de")
-    assert _toast(page, web_catalog("de")["web.error.bad_move"]) == "Kein Zug dieses Spiels"
+    assert toast_shows(page, web_catalog("de")["web.error.bad_move"]) == "Kein Zug dieses Spiels"
     assert page.evaluate("window.cardtable.missing()") == []
     assert not page.errors
 

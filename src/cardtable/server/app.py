@@ -9,10 +9,14 @@ import contextlib
 from collections.abc import AsyncIterator, Sequence
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.routing import BaseRoute
 
+from .accounts_api import AccountsApi
 from .config import ServerConfig
+from .guard import RequestGuard
 from .http_api import RoomsApi
+from .limits import LookupThrottle
 from .table import Table
 from .websocket import TableSocket
 
@@ -23,7 +27,9 @@ def create_app(config: ServerConfig | None = None, *, front: Sequence[BaseRoute]
 
     ``front`` are a front end's routes, served before the API's: ``cardtable serve``
     passes the web table's page, static files and catalogs (:mod:`cardtable.online`).
-    Without them the app serves the API and the WebSocket only.
+    Without them the app serves the API and the WebSocket only. Every request passes
+    :class:`~cardtable.server.guard.RequestGuard` first (host names, the origin and body
+    of state changes, the headers of every answer).
     """
     table = Table(config or ServerConfig())
 
@@ -36,11 +42,19 @@ def create_app(config: ServerConfig | None = None, *, front: Sequence[BaseRoute]
         finally:
             await table.close()
 
+    config = table.config
+    lookups = LookupThrottle(config.lookup_burst, config.lookup_miss_seconds)
+    accounts = AccountsApi(table)
     routes = [
         *front,
-        *RoomsApi(table).routes(),
-        *TableSocket(table).routes(),
+        *RoomsApi(table, lookups).routes(),
+        *accounts.routes(),
+        *TableSocket(table, lookups).routes(),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(
+        routes=routes, lifespan=lifespan, middleware=[Middleware(RequestGuard, config=config)]
+    )
     app.state.table = table
+    app.state.lookups = lookups
+    app.state.accounts = accounts
     return app

@@ -154,6 +154,14 @@ def add_serve_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
         help="browser origin allowed to open WebSockets besides the server's own (repeatable)",
     )
     serve.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a host name the table answers to (repeatable; '*': any), against DNS "
+        "rebinding; addresses always are (default: localhost and the --host name)",
+    )
+    serve.add_argument(
         "--room-ttl",
         type=non_negative_float,
         default=3600.0,
@@ -165,6 +173,21 @@ def add_serve_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
         default=20,
         metavar="N",
         help="live rooms one client address may have created (20)",
+    )
+    serve.add_argument(
+        "--lookup-burst",
+        type=positive_int,
+        default=20,
+        metavar="N",
+        help="room codes that do not exist one client address may look up at once; then "
+        "one every --lookup-miss-seconds, and 429 meanwhile (20)",
+    )
+    serve.add_argument(
+        "--lookup-miss-seconds",
+        type=positive_float,
+        default=60.0,
+        metavar="S",
+        help="seconds for one more look-up of a code that does not exist, per address (60)",
     )
     serve.add_argument(
         "--message-rate",
@@ -204,6 +227,14 @@ def add_serve_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
     )
 
 
+def allowed_hosts(given: list[str], bind: str) -> tuple[str, ...]:
+    """The host names the table answers to: those ``given``, else ``localhost`` and the
+    name it listens on (an address needs no listing, see :mod:`.guard`)."""
+    if given:
+        return tuple(given)
+    return ("localhost",) if bind in ("localhost", "") else ("localhost", bind)
+
+
 def serve_config(args: argparse.Namespace) -> ServerConfig:
     shared = settings()
     return ServerConfig(
@@ -216,8 +247,11 @@ def serve_config(args: argparse.Namespace) -> ServerConfig:
         bot_processes=args.bot_processes,
         grace_seconds=args.grace,
         allowed_origins=tuple(args.allow_origin),
+        allowed_hosts=allowed_hosts(args.allowed_host, args.host),
         room_ttl_seconds=args.room_ttl,
         rooms_per_client=args.rooms_per_client,
+        lookup_burst=args.lookup_burst,
+        lookup_miss_seconds=args.lookup_miss_seconds,
         rate_per_second=args.message_rate,
         rate_burst=args.message_burst,
     )

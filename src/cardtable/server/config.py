@@ -72,6 +72,26 @@ class ServerConfig:
     hello_timeout: float = 10.0
     #: Browser origins allowed to open WebSockets besides the server's own host.
     allowed_origins: tuple[str, ...] = ()
+    #: Host names the table answers to (the ``Host`` header), against DNS rebinding; an
+    #: address (``127.0.0.1``, ``[::1]``) is always answered, ``*`` answers any name.
+    #: ``cardtable serve`` adds the name it listens on (see :mod:`cardtable.server.guard`).
+    allowed_hosts: tuple[str, ...] = ("localhost",)
+    #: Room code look-ups that find nothing, per client address: ``lookup_burst`` at
+    #: once, then one every ``lookup_miss_seconds`` (see :mod:`cardtable.server.limits`).
+    lookup_burst: int = 20
+    lookup_miss_seconds: float = 60.0
+    #: Accounts (see docs/players.md): how long a session lasts, and the sign-in limits:
+    #: failed attempts per address and per name in ``signin_window`` seconds.
+    session_days: float = 30.0
+    signin_window: float = 900.0
+    signin_per_address: int = 30
+    signin_per_name: int = 10
+    #: Accounts registered per address per ``signin_window``.
+    register_per_address: int = 5
+    #: The Argon2id cost of a password (see :mod:`cardtable.server.passwords`; the tests
+    #: make it cheap): memory in KiB and passes.
+    password_memory_kib: int = 65_536
+    password_time_cost: int = 3
     #: Messages queued for one slow connection before it is dropped.
     send_queue_size: int = 1000
 

@@ -7,11 +7,15 @@
 - ``POST /api/rooms/{code}/join``: take a seat with a display name; returns the seat token.
 - ``GET /api/rooms/{code}/games``: the games played in the room.
 - ``GET /api/rooms/{code}/games/{n}``: a game's log (replay); ``/steps/{k}``: view after k moves.
+
+Every look-up of a room code counts against its address's :class:`LookupThrottle`
+unless it finds the room (``too_many_lookups``, 429 with ``Retry-After``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import math
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -23,6 +27,7 @@ from starlette.websockets import WebSocket
 from ..core import JSON
 from .db.tables import CLIENT_LENGTH
 from .errors import RoomError
+from .limits import LookupThrottle
 from .protocol import CreateRoom, JoinRoom, describe
 from .replays import game_summary, replay_log, replay_step
 from .rooms import Room
@@ -37,6 +42,12 @@ HTTP_STATUS = {
     "payload_too_large": 413,
     "room_elsewhere": 503,
     "draining": 503,
+    "too_many_lookups": 429,
+    "too_many_attempts": 429,
+    "bad_credentials": 401,
+    "not_signed_in": 401,
+    "bad_csrf": 403,
+    "name_taken": 409,
 }
 
 #: Seconds the health check waits for the database.
@@ -51,6 +62,8 @@ def error_response(
     code: str, reason: str, status: int | None = None, fields: JSON | None = None
 ) -> JSONResponse:
     retry = RETRY_AFTER.get(code)
+    if fields and "retry_after" in fields:
+        retry = str(fields["retry_after"])
     return JSONResponse(
         {**(fields or {}), "error": code, "reason": reason},
         status_code=status or HTTP_STATUS.get(code, 400),
@@ -65,7 +78,7 @@ def client_address(request: Request | WebSocket) -> str:
     return host[:CLIENT_LENGTH]
 
 
-async def _body(request: Request, model: type[BaseModel], limit: int) -> Any:
+async def read_body(request: Request, model: type[BaseModel], limit: int) -> Any:
     raw = await request.body()
     if len(raw) > limit:
         raise RoomError("payload_too_large", f"a request body holds at most {limit} bytes")
@@ -78,9 +91,11 @@ async def _body(request: Request, model: type[BaseModel], limit: int) -> Any:
 class RoomsApi:
     """The HTTP endpoints of one table."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, lookups: LookupThrottle) -> None:
         self.table = table
         self.limit = table.config.max_message_bytes
+        #: Room code look-ups per address (see :class:`LookupThrottle`).
+        self.lookups = lookups
 
     def routes(self) -> list[BaseRoute]:
         return [
@@ -94,11 +109,29 @@ class RoomsApi:
             Route("/api/rooms/{code}/games/{n:int}/steps/{k:int}", self.game_step),
         ]
 
-    async def room_or_error(self, code_text: str) -> Room:
+    def take_lookup(self, request: Request) -> str:
+        """Count a room code look-up of the request's address (raises
+        ``too_many_lookups`` when it has guessed too many); returns the address."""
+        address = client_address(request)
+        wait = self.lookups.take(address)
+        if wait is not None:
+            seconds = max(1, math.ceil(wait))
+            raise RoomError(
+                "too_many_lookups",
+                f"too many room codes that do not exist; try again in {seconds} s",
+                {"retry_after": seconds},
+            )
+        return address
+
+    async def room_or_error(self, request: Request) -> Room:
+        code_text = request.path_params["code"]
+        address = self.take_lookup(request)
         code = normalize_code(code_text)
         if code is None:
             raise RoomError("no_room", f"no live room {code_text[:16]!r}")
-        return await self.table.find_room(code, wait=self.table.handover_wait())
+        room = await self.table.find_room(code, wait=self.table.handover_wait())
+        self.lookups.give_back(address)
+        return room
 
     async def health(self, request: Request) -> Response:
         """``ok`` (200) when the node serves, else 503 with ``draining`` (it is handing
@@ -130,7 +163,7 @@ class RoomsApi:
 
     async def create_room(self, request: Request) -> Response:
         try:
-            body: CreateRoom = await _body(request, CreateRoom, self.limit)
+            body: CreateRoom = await read_body(request, CreateRoom, self.limit)
             created = await self.table.create_room(
                 body.game,
                 body.options,
@@ -151,49 +184,56 @@ class RoomsApi:
 
     async def room_info(self, request: Request) -> Response:
         try:
-            room = await self.room_or_error(request.path_params["code"])
+            room = await self.room_or_error(request)
         except RoomError as error:
-            return error_response(error.code, error.reason)
+            return error_response(error.code, error.reason, fields=error.fields)
         return JSONResponse(room.summary())
 
     async def join_room(self, request: Request) -> Response:
         try:
-            room = await self.room_or_error(request.path_params["code"])
-            body: JoinRoom = await _body(request, JoinRoom, self.limit)
+            room = await self.room_or_error(request)
+            body: JoinRoom = await read_body(request, JoinRoom, self.limit)
             seat, token = await room.lobby.join(body.name, body.seat)
         except RoomError as error:
-            return error_response(error.code, error.reason)
+            return error_response(error.code, error.reason, fields=error.fields)
         return JSONResponse(
             {"code": room.code, "seat": seat, "token": token, "version": room.version}
         )
 
     async def list_games(self, request: Request) -> Response:
+        try:
+            address = self.take_lookup(request)
+        except RoomError as error:
+            return error_response(error.code, error.reason, fields=error.fields)
         code = normalize_code(request.path_params["code"])
         records = [] if code is None else await self.table.storage.list_games(code)
         if not records:
             return error_response("no_game", "no game was played in this room")
+        self.lookups.give_back(address)
         return JSONResponse({"room": code, "games": [game_summary(record) for record in records]})
 
     async def _game(self, request: Request) -> Any:
+        address = self.take_lookup(request)
         code = normalize_code(request.path_params["code"])
         storage = self.table.storage
         record = None if code is None else await storage.load_game(code, request.path_params["n"])
         if record is None:
             raise RoomError("no_game", "no such game")
+        self.lookups.give_back(address)
         return record
 
     async def game_log(self, request: Request) -> Response:
         try:
             record = await self._game(request)
         except RoomError as error:
-            return error_response(error.code, error.reason)
+            return error_response(error.code, error.reason, fields=error.fields)
         return JSONResponse(replay_log(record))
 
     async def game_step(self, request: Request) -> Response:
         try:
             record = await self._game(request)
         except RoomError as error:
-            return error_response(error.code, error.reason)
+            return error_response(error.code, error.reason, fields=error.fields)
         step: int = request.path_params["k"]
         if not 0 <= step <= len(record.moves):
             return error_response("no_step", f"steps run from 0 to {len(record.moves)}", 404)

@@ -64,6 +64,25 @@ class Lobby:
             room.touch()
             return seat_index, token
 
+    async def rename(self, seat_index: int, name: str) -> None:
+        """Call a taken human seat ``name`` (its player deleted their account), as a
+        room event; the seat, its token and its place in the game stay."""
+        room = self.room
+        async with room.lock:
+            if not 0 <= seat_index < len(room.seats):
+                return
+            seat = room.seats[seat_index]
+            if seat.kind != SeatKind.HUMAN or not seat.taken or seat.name == name:
+                return
+            old = seat.name
+            seat.name = name
+            try:
+                await room.commit_room_event()
+            except Exception:
+                seat.name = old
+                room.version -= 1
+                raise
+
     async def configure(
         self, host_token: str, options: dict[str, Any] | None, specs: list[SeatSpec] | None
     ) -> None:

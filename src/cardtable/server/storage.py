@@ -2,7 +2,7 @@
 
 :class:`Storage` is the one object the server holds; it puts together the parts of
 :mod:`cardtable.server.db`, one concern each: opening and closing and the group-commit
-writer of moves (``Database``), rooms, leases, games.
+writer of moves (``Database``), rooms, leases, games, accounts.
 
 Every write is one transaction committed before the caller broadcasts anything, so a
 move that anybody has seen is on disk (a crash of the process loses nothing committed).
@@ -10,13 +10,15 @@ move that anybody has seen is on disk (a crash of the process loses nothing comm
 
 from __future__ import annotations
 
+from .db.accounts import AccountRows
 from .db.games import GameLogs
 from .db.leases import RoomLeases
 from .db.rooms import RoomRows
 
 
-class Storage(RoomRows, RoomLeases, GameLogs):
-    """The database behind a table server: rooms, their leases, games and move logs."""
+class Storage(RoomRows, RoomLeases, GameLogs, AccountRows):
+    """The database behind a table server: rooms, their leases, games and move logs,
+    accounts."""
 
     async def close(self) -> None:
         await self.stop_listening()  # before the engine it listens on goes

@@ -1,6 +1,8 @@
 """``WS /ws/{code}``: the live protocol of a room (docs/protocol.md).
 
-One receive loop per connection enforces the guard rails (Origin, ``hello`` first and
+The upgrade is refused for a foreign Origin (and, in :mod:`.guard`, a host name the
+table does not answer to) and for an address that looked up too many codes that do not
+exist. One receive loop per connection enforces the guard rails (``hello`` first and
 in time, rate limit, message size) and hands each parsed message to the room part
 that answers it; refusals become error replies and never end the connection.
 """
@@ -9,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from collections.abc import Callable
 
 from starlette.routing import BaseRoute, WebSocketRoute
@@ -24,8 +27,8 @@ from .connections import (
     dumps,
 )
 from .errors import RoomError
-from .http_api import error_response
-from .limits import RateLimiter, origin_allowed
+from .http_api import client_address, error_response
+from .limits import LookupThrottle, RateLimiter, origin_allowed
 from .protocol import (
     ChatMessage,
     Configure,
@@ -68,9 +71,11 @@ def _room_error_reply(room: Room) -> Callable[[Exception], JSON]:
 class TableSocket:
     """The WebSocket endpoint of one table."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, lookups: LookupThrottle) -> None:
         self.table = table
         self.config = table.config
+        #: Room code look-ups per address, shared with the HTTP API.
+        self.lookups = lookups
 
     def routes(self) -> list[BaseRoute]:
         return [WebSocketRoute("/ws/{code}", self.endpoint)]
@@ -92,12 +97,18 @@ class TableSocket:
                 error_response("draining", "this server is stopping; reconnect")
             )
             return
+        address = client_address(websocket)
+        wait = self.lookups.take(address)
+        if wait is not None:
+            await self._refuse_lookup(websocket, wait)
+            return
         await websocket.accept()
         code = normalize_code(websocket.path_params["code"])
         try:
             if code is None:
                 raise RoomError("no_room", "no live room with this code")
             room = await self.table.find_room(code, wait=self.table.handover_wait())
+            self.lookups.give_back(address)
         except RoomError as error:
             await websocket.send_text(dumps(error_message(error.code, error.reason)))
             # Another node holds the room: 1013, try again later (with back-off).
@@ -118,6 +129,20 @@ class TableSocket:
             if conn.greeted:
                 await room.detach(conn)
             await conn.finish(close_code)
+
+    async def _refuse_lookup(self, websocket: WebSocket, wait: float) -> None:
+        """Too many look-ups of codes that do not exist: HTTP 429 before the upgrade."""
+        seconds = max(1, math.ceil(wait))
+        if "websocket.http.response" in websocket.scope.get("extensions", {}):
+            await websocket.send_denial_response(
+                error_response(
+                    "too_many_lookups",
+                    f"too many room codes that do not exist; try again in {seconds} s",
+                    fields={"retry_after": seconds},
+                )
+            )
+        else:
+            await websocket.close(POLICY_VIOLATION)
 
     async def _serve(self, room: Room, conn: Connection) -> int | None:
         """The receive loop; returns the close code (None when the client left)."""

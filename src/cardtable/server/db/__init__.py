@@ -6,9 +6,10 @@
 - ``database``: connecting, the SQLite file lock, the schema check, closing;
 - ``group_commit``: the writer that commits the moves of many rooms in one transaction;
 - ``rooms``: a room's row; ``leases``: which node serves a room, and hand-overs;
-- ``games``: the stored games and their move logs.
+- ``games``: the stored games and their move logs;
+- ``accounts``: users, sessions, claimed seats and the sign-in limits' counters.
 
-A new group of tables (players, accounts) gets its tables in ``tables`` (so the
+A new group of tables (ratings, say) gets its tables in ``tables`` (so the
 migrations see them) and its queries in a module of its own, one more base class of
 ``Storage``.
 """

@@ -62,3 +62,13 @@ class GameRecord:
     started_at: float
     finished_at: float | None
     moves: list[tuple[int, int, int]]
+
+
+@dataclasses.dataclass(frozen=True)
+class UserRecord:
+    """One row of ``users`` (see :mod:`cardtable.server.db.accounts`)."""
+
+    id: int
+    name: str
+    password_hash: str
+    created_at: float

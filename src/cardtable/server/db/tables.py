@@ -72,3 +72,54 @@ moves = sa.Table(
 
 #: The statuses of a room that is still served (``rooms.status``).
 LIVE_STATUSES = tuple(RoomStatus)
+
+# Accounts (migration 0004, docs/players.md): optional; a guest never has a row here.
+
+#: Length of ``users.name`` (a display name, see cardtable.display_names.MAX_NAME) and
+#: of ``users.name_key`` (its NFKC case-folded form, which may be longer).
+USER_NAME_LENGTH = 24
+NAME_KEY_LENGTH = 96
+
+users = sa.Table(
+    "users",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.String(USER_NAME_LENGTH), nullable=False),
+    # Unique: two names that differ in case or Unicode form only are one name.
+    sa.Column("name_key", sa.String(NAME_KEY_LENGTH), nullable=False, unique=True),
+    # Argon2id, in its PHC string form (parameters and salt included).
+    sa.Column("password_hash", sa.String(200), nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+sessions = sa.Table(
+    "sessions",
+    metadata,
+    # SHA-256 of the cookie's token: the token itself is never stored.
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("expires_at", sa.Float, nullable=False),
+    sa.Index("ix_sessions_user", "user_id"),
+)
+
+#: The seats an account claimed: its games are those of these seats.
+seat_claims = sa.Table(
+    "seat_claims",
+    metadata,
+    sa.Column("room_code", sa.String(16), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("claimed_at", sa.Float, nullable=False),
+    sa.Index("ix_seat_claims_user", "user_id"),
+)
+
+#: Counters of the sign-in limits, shared by every node: ``count`` attempts under
+#: ``key`` since ``window_start`` (a key is an address's or a name's, never a name).
+throttles = sa.Table(
+    "throttles",
+    metadata,
+    sa.Column("key", sa.String(100), primary_key=True),
+    sa.Column("window_start", sa.Float, nullable=False),
+    sa.Column("count", sa.Integer, nullable=False),
+)

@@ -1,11 +1,19 @@
 // HTTP calls and what the browser remembers about its seats (localStorage).
 
+// The session's CSRF token (docs/players.md): kept in memory only, sent with every change.
+let csrf = null;
+
+export function setCsrf(token) {
+  csrf = token || null;
+}
+
 export async function api(path, options = {}) {
   const init = { method: options.method || "GET", headers: {} };
   if (options.body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(options.body);
   }
+  if (csrf && init.method !== "GET") init.headers["X-CSRF-Token"] = csrf;
   let response;
   try {
     response = await fetch(path, init);
@@ -24,9 +32,29 @@ export function seatFor(code) {
   try { return JSON.parse(localStorage.getItem(KEY + code)) || null; } catch { return null; }
 }
 
+// Told of every new seat token this browser keeps (the account adds the seat).
+let seatListener = null;
+
+export function onNewSeat(listener) {
+  seatListener = listener;
+}
+
 export function rememberSeat(code, info) {
   const old = seatFor(code) || {};
   localStorage.setItem(KEY + code, JSON.stringify({ ...old, ...info }));
+  if (seatListener && info.token && info.token !== old.token) seatListener(code, info.token);
+}
+
+// Every seat this browser holds, as the account's claim takes them: [{code, token}].
+export function heldSeats() {
+  const seats = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    if (!key || !key.startsWith(KEY)) continue;
+    const info = seatFor(key.slice(KEY.length));
+    if (info && typeof info.token === "string") seats.push({ code: key.slice(KEY.length), token: info.token });
+  }
+  return seats;
 }
 
 export function forgetSeat(code) {

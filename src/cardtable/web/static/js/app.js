@@ -1,4 +1,5 @@
 // The single-page app: hash routes for home, room (lobby and table), replay and rules.
+import { accountName, loadAccount, renderAccount } from "./account.js";
 import { api, playerName, rememberName, rememberSeat } from "./api.js";
 import { h, listen, patch, retranslateToast, toast, unpressed } from "./dom.js";
 import { formatNames, has, language, loadLanguage, missingKeys, preferredLanguage, t } from "./i18n.js";
@@ -34,7 +35,8 @@ function nav() {
   box.replaceChildren(
     h("a", { href: "#/" }, t("web.nav.home")),
     h("a", { href: "#/rules/skyjo" }, t("web.rules.skyjo_title")),
-    h("a", { href: "#/rules/skipbo" }, t("web.rules.skipbo_title")));
+    h("a", { href: "#/rules/skipbo" }, t("web.rules.skipbo_title")),
+    h("a", { href: "#/account", id: "account-link" }, accountName() || t("web.nav.account")));
   document.getElementById("lang-label").textContent = t("web.nav.language");
   document.getElementById("lang").value = language();
 }
@@ -228,6 +230,9 @@ function route() {
   } else if (parts[0] === "replay" && parts[1]) {
     document.title = `${t("web.replay.title")} · cardtable`;
     renderReplay(parts[1].toUpperCase(), Number(parts[2] || 1));
+  } else if (parts[0] === "account") {
+    document.title = `${t("web.account.title")} · cardtable`;
+    renderAccount(app, route);
   } else if (parts[0] === "rules" && parts[1]) {
     document.title = `${t(`web.rules.${parts[1]}_title`)} · cardtable`;
     renderRules(parts[1]);
@@ -251,7 +256,7 @@ async function main() {
     if (current) current.redraw();
     else route();
   });
-  await games();
+  await Promise.all([games(), loadAccount()]);
   window.addEventListener("hashchange", route);
   route();
   document.body.dataset.ready = "1";

@@ -1,0 +1,80 @@
+"""The session cookie and its CSRF token (docs/players.md, "Cookies").
+
+A session is a random 256-bit token in an HttpOnly, ``SameSite=Strict`` cookie; the
+server keeps only its SHA-256 (``sessions.token_hash``). Over https (the table's link,
+``X-Forwarded-Proto`` behind a proxy) the cookie is ``Secure`` and named with the
+``__Host-`` prefix, so no other site under the same domain can set or shadow it.
+
+The CSRF token is derived from the session's token (an HMAC of it), so it changes with
+every session, needs nothing stored, and cannot be made without the cookie; the page
+learns it from the answers of sign-in and ``GET /api/account`` (which a page of another
+site cannot read) and sends it in ``X-CSRF-Token`` with every change it asks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+#: The cookie over http, and over https (``__Host-``: Secure, Path=/, no Domain).
+COOKIE = "cardtable_session"
+SECURE_COOKIE = "__Host-cardtable_session"
+COOKIE_NAMES = (COOKIE, SECURE_COOKIE)
+CSRF_HEADER = "X-CSRF-Token"
+#: The longest cookie value read (a token is 43 characters).
+MAX_TOKEN = 100
+
+
+def new_session_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def csrf_token(session_token: str) -> str:
+    """The CSRF token of a session: an HMAC of its token."""
+    key = session_token.encode("utf-8", "surrogatepass")
+    return hmac.new(key, b"cardtable csrf", hashlib.sha256).hexdigest()
+
+
+def csrf_matches(request: Request, session_token: str) -> bool:
+    sent = request.headers.get(CSRF_HEADER, "")
+    return hmac.compare_digest(sent.encode(), csrf_token(session_token).encode())
+
+
+def _secure(request: Request) -> bool:
+    return request.url.scheme in ("https", "wss")
+
+
+def cookie_token(request: Request) -> str | None:
+    """The session token the request's cookie holds (the cookie of its scheme), if any."""
+    token = request.cookies.get(SECURE_COOKIE if _secure(request) else COOKIE)
+    if not token or len(token) > MAX_TOKEN:
+        return None
+    return token
+
+
+def set_session_cookie(response: Response, request: Request, token: str, seconds: int) -> None:
+    secure = _secure(request)
+    response.set_cookie(
+        SECURE_COOKIE if secure else COOKIE,
+        token,
+        max_age=seconds,
+        path="/",
+        secure=secure,
+        httponly=True,
+        samesite="strict",
+    )
+
+
+def clear_session_cookie(response: Response, request: Request) -> None:
+    secure = _secure(request)
+    response.delete_cookie(
+        SECURE_COOKIE if secure else COOKIE,
+        path="/",
+        secure=secure,
+        httponly=True,
+        samesite="strict",
+    )

@@ -1,0 +1,125 @@
+// The optional account (docs/players.md): who is signed in, the sign-in and registration
+// forms, signing out, adding this browser's seats, deleting the account. The session is
+// an HttpOnly cookie the page never sees; its CSRF token lives in api.js's memory.
+import { api, heldSeats, onNewSeat, setCsrf } from "./api.js";
+import { h, toast } from "./dom.js";
+import { t } from "./i18n.js";
+import { errorText } from "./roomtext.js";
+
+// {name, seats} of the signed-in player, or null for a guest.
+let account = null;
+
+export function accountName() {
+  return account ? account.name : null;
+}
+
+function signedIn(data) {
+  if (data && data.signed_in) {
+    account = { name: data.name, seats: (data.seats || []).length };
+    setCsrf(data.csrf_token);
+  } else {
+    account = null;
+    setCsrf(null);
+  }
+}
+
+// Ask the table who is signed in (a guest when it cannot say).
+export async function loadAccount() {
+  const res = await api("/api/account");
+  signedIn(res.ok ? res.data : null);
+}
+
+// A seat taken while signed in joins the account at once.
+onNewSeat((code, token) => {
+  if (!account) return;
+  api("/api/account/claim", { method: "POST", body: { seats: [{ code, token }] } }).then((res) => {
+    if (res.ok && res.data.claimed.length) account.seats += res.data.claimed.length;
+  });
+});
+
+// Add every seat this browser holds to the account; returns how many were added.
+async function claimHeld() {
+  const seats = heldSeats().slice(0, 50);
+  if (!seats.length) return 0;
+  const res = await api("/api/account/claim", { method: "POST", body: { seats } });
+  if (!res.ok) { toast(() => errorText(res.data)); return 0; }
+  return res.data.claimed.length;
+}
+
+function field(id, key, type, autocomplete, help) {
+  return h("label", { for: id, class: "field" }, h("span", {}, t(key)),
+    h("input", { id, name: id, type, required: true, autocomplete, maxlength: type === "password" ? 256 : window.cardtable.limits.name,
+      ...(help ? { "aria-describedby": `${id}-help` } : {}) }),
+    help ? h("span", { class: "muted", id: `${id}-help` }, t(help)) : null);
+}
+
+async function enter(path, form, redraw) {
+  const name = form.elements[`${path}-name`].value;
+  const password = form.elements[`${path}-password`].value;
+  const res = await api(`/api/account/${path}`, { method: "POST", body: { name, password } });
+  if (!res.ok) { toast(() => errorText(res.data)); return; }
+  signedIn(res.data);
+  const added = await claimHeld();
+  await loadAccount();
+  if (added) toast(() => t("web.account.claimed", { n: added }), "info");
+  redraw();
+}
+
+async function leave(path, body, message, redraw) {
+  const res = await api(`/api/account/${path}`, { method: "POST", body });
+  if (!res.ok) { toast(() => errorText(res.data)); return; }
+  signedIn(null);
+  toast(() => t(message), "info");
+  redraw();
+}
+
+function guestPage(redraw) {
+  const form = (path, title, button, autocomplete) => h("form", { class: "panel", id: `${path}-form`,
+    onsubmit: (e) => { e.preventDefault(); enter(path, e.currentTarget, redraw); } },
+  h("h2", {}, t(title)),
+  field(`${path}-name`, "web.account.name", "text", "username"),
+  field(`${path}-password`, "web.account.password", "password", autocomplete, path === "register" ? "web.account.password_help" : null),
+  h("p", {}, h("button", { type: "submit", class: "primary", id: `${path}-button` }, t(button))));
+  return [
+    form("signin", "web.account.signin", "web.account.signin_button", "current-password"),
+    form("register", "web.account.register", "web.account.register_button", "new-password"),
+  ];
+}
+
+function memberPage(redraw) {
+  const claim = h("button", { type: "button", id: "claim-button", onclick: async () => {
+    const added = await claimHeld();
+    await loadAccount();
+    toast(() => t("web.account.claimed", { n: added }), "info");
+    redraw();
+  } }, t("web.account.claim_button"));
+  const remove = h("form", { class: "panel", id: "delete-form", onsubmit: (e) => {
+    e.preventDefault();
+    const password = e.currentTarget.elements["delete-password"].value;
+    leave("delete", { password }, "web.account.deleted", redraw);
+  } },
+  h("h2", {}, t("web.account.delete_title")),
+  h("p", { class: "muted" }, t("web.account.delete_help")),
+  field("delete-password", "web.account.password", "password", "current-password"),
+  h("p", {}, h("button", { type: "submit", id: "delete-button" }, t("web.account.delete_button"))));
+  return [
+    h("section", { class: "panel", id: "account-panel" },
+      h("p", { id: "signed-in-as" }, t("web.account.signed_in_as", { name: account.name })),
+      h("p", { id: "account-seats" }, t("web.account.seats", { n: account.seats })),
+      h("p", {}, claim, " ",
+        h("button", { type: "button", id: "signout-button", onclick: () => leave("signout", {}, "web.account.signed_out", redraw) }, t("web.account.signout")), " ",
+        h("button", { type: "button", id: "signout-all-button", onclick: () => leave("signout-everywhere", {}, "web.account.signed_out", redraw) }, t("web.account.signout_all")))),
+    remove,
+  ];
+}
+
+// The account page (#/account); `redraw` draws the page and its navigation again.
+export function renderAccount(app, redraw) {
+  const section = h("section", { class: "account" },
+    h("h1", {}, t("web.account.title")),
+    h("p", { class: "muted" }, t("web.account.optional")),
+    ...(account ? memberPage(redraw) : guestPage(redraw)));
+  app.replaceChildren(section);
+  document.body.dataset.page = "account";
+  document.body.dataset.account = account ? "member" : "guest";
+}
