@@ -39,7 +39,14 @@ from typing import Any
 
 from .loadtest_botrooms import start_bot_room
 from .loadtest_options import LoadOptions
-from .loadtest_process import cpu_seconds, rss_bytes, sample_memory, sched_delta, sched_seconds
+from .loadtest_process import (
+    cpu_seconds,
+    rss_bytes,
+    sample_memory,
+    sched_delta,
+    sched_seconds,
+    threads_cpu_seconds,
+)
 from .loadtest_room import RoomDriver
 from .loadtest_server import bot_moves
 from .loadtest_stats import Stats, latency_summary, timeline
@@ -103,6 +110,7 @@ async def run_loadtest(
     rss_ready = None if options.server_pid is None else rss_bytes(options.server_pid)
     pid = options.server_pid
     server_cpu_before = None if pid is None else cpu_seconds(pid)
+    server_threads_before = None if pid is None else threads_cpu_seconds(pid)
     own_cpu_before = time.process_time()
     server_sched_before = None if pid is None else sched_seconds(pid)
     own_sched_before = sched_seconds(os.getpid())
@@ -117,11 +125,23 @@ async def run_loadtest(
     server_sched = sched_delta(server_sched_before, None if pid is None else sched_seconds(pid))
     own_sched = sched_delta(own_sched_before, sched_seconds(os.getpid()))
     server_cpu_after = None if pid is None else cpu_seconds(pid)
+    server_threads_after = None if pid is None else threads_cpu_seconds(pid)
+    server_threads = (
+        None
+        if server_threads_before is None or server_threads_after is None
+        else server_threads_after - server_threads_before
+    )
     server_cpu = (
         None
         if server_cpu_before is None or server_cpu_after is None
         else server_cpu_after - server_cpu_before
     )
+    bot_moves_played = (
+        0
+        if bot_moves_before is None or bot_moves_after is None
+        else bot_moves_after - bot_moves_before
+    )
+    moves_played = stats.moves_acked + bot_moves_played
     lost = sum(await asyncio.gather(*(room.check() for room in ready)))
     load_after = os.getloadavg()
     stop_sampling.set()
@@ -174,6 +194,14 @@ async def run_loadtest(
             "server": None if server_cpu is None else round(server_cpu, 2),
             "loadtest": round(own_cpu, 2),
         },
+        # Every thread of the server, to the nanosecond, per move played (the human
+        # rooms' and the bot rooms'): what a move costs the server.
+        "server_threads_cpu_s": None if server_threads is None else round(server_threads, 3),
+        "server_cpu_ms_per_move": (
+            None
+            if server_threads is None or not moves_played
+            else round(1000 * server_threads / moves_played, 4)
+        ),
         # The event-loop threads: time on a CPU and time runnable but waiting for one.
         "main_thread_sched": {"server": server_sched, "loadtest": own_sched},
         "loadavg_before": [round(value, 2) for value in load_before],

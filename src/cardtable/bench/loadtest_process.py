@@ -42,6 +42,25 @@ def sched_seconds(pid: int) -> tuple[float, float] | None:
         return None
 
 
+def threads_cpu_seconds(pid: int) -> float | None:
+    """Seconds every thread of ``pid`` alive now has run on a CPU, to the nanosecond
+    (``/proc/PID/task/*/schedstat``; ``/proc/PID/stat`` counts clock ticks, too coarse
+    for a few seconds of a busy process); None if unreadable. A thread that ended is not
+    counted: the server's threads (event loop, database writer, pools) live as long as
+    the server."""
+    total = 0
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+    except OSError:
+        return None
+    for task in tasks:
+        try:
+            total += int((task / "schedstat").read_text(encoding="ascii").split()[0])
+        except (OSError, IndexError, ValueError):
+            continue  # the thread ended meanwhile
+    return total / 1e9
+
+
 def sched_delta(
     before: tuple[float, float] | None, after: tuple[float, float] | None
 ) -> dict[str, float] | None:

@@ -62,6 +62,11 @@ def format_report(report: dict[str, Any]) -> str:
             f"load test {text(report['cpu_s_during_play']['loadtest'])} s",
         ),
         (
+            "server CPU per move",
+            f"{text(report.get('server_cpu_ms_per_move'))} ms (all its threads, "
+            f"{text(report.get('server_threads_cpu_s'))} s)",
+        ),
+        (
             "event loop threads",
             f"server {_sched_text(report['main_thread_sched']['server'])}; "
             f"load test {_sched_text(report['main_thread_sched']['loadtest'])}",
