@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import json
+import sqlite3
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -58,17 +60,33 @@ def _settle(item: _MoveWrite, error: Exception | None) -> None:
         item.future.set_exception(error)
 
 
+def _refused(batch: list[_MoveWrite], epochs: dict[str, int]) -> list[_MoveWrite]:
+    """The moves of ``batch`` whose room's epoch (``epochs``, read in the transaction)
+    moved on since their writer claimed the room."""
+    return [
+        item for item in batch if item.epoch is not None and epochs.get(item.code) != item.epoch
+    ]
+
+
+def _newest(batch: list[_MoveWrite]) -> dict[str, _MoveWrite]:
+    """Each room's last move of ``batch`` (a batch may hold several moves of one room)."""
+    newest: dict[str, _MoveWrite] = {}
+    for item in batch:
+        if item.code not in newest or item.version > newest[item.code].version:
+            newest[item.code] = item
+    return newest
+
+
 def _fenced_out(connection: Connection, batch: list[_MoveWrite]) -> list[_MoveWrite]:
     """The moves of ``batch`` whose room's epoch moved on; locks the rooms' rows until
     the transaction ends, so no takeover can slip in between this check and the commit."""
-    fenced = {item.code: item.epoch for item in batch if item.epoch is not None}
+    fenced = {item.code for item in batch if item.epoch is not None}
     if not fenced:
         return []
     locked = sa.select(rooms.c.code, rooms.c.epoch).where(rooms.c.code.in_(fenced))
-    current = {row.code: row.epoch for row in connection.execute(locked.with_for_update())}
-    return [
-        item for item in batch if item.epoch is not None and current.get(item.code) != item.epoch
-    ]
+    return _refused(
+        batch, {row.code: row.epoch for row in connection.execute(locked.with_for_update())}
+    )
 
 
 def _write_moves(connection: Connection, batch: list[_MoveWrite]) -> list[_MoveWrite]:
@@ -94,10 +112,7 @@ def _write_moves(connection: Connection, batch: list[_MoveWrite]) -> list[_MoveW
             for item in batch
         ],
     )
-    newest: dict[str, _MoveWrite] = {}  # a batch may hold several moves of one room
     for item in batch:
-        if item.code not in newest or item.version > newest[item.code].version:
-            newest[item.code] = item
         if item.result is not None:
             connection.execute(
                 games.update()
@@ -108,7 +123,7 @@ def _write_moves(connection: Connection, batch: list[_MoveWrite]) -> list[_MoveW
         _UPDATE_VERSION,
         [
             {"b_code": code, "b_version": item.version, "b_at": item.created_at}
-            for code, item in newest.items()
+            for code, item in _newest(batch).items()
         ],
     )
     ended = {item.code for item in batch if item.result is not None}
@@ -116,6 +131,72 @@ def _write_moves(connection: Connection, batch: list[_MoveWrite]) -> list[_MoveW
         connection.execute(
             rooms.update().where(rooms.c.code.in_(ended)).values(status=RoomStatus.FINISHED)
         )
+    return refused
+
+
+#: The statements of :func:`_write_moves` for the sqlite3 module itself. On the writer
+#: thread SQLAlchemy's execution of each statement (parameters, the compiled cache,
+#: the result) cost several times SQLite's own work: most of a move's CPU off the event
+#: loop (docs/performance.md). Same tables, same rows, same JSON (``json.dumps``, as
+#: SQLAlchemy's JSON type writes it).
+_SQLITE_INSERT = (
+    "INSERT INTO moves (room_code, game_no, idx, seat, action, version, created_at) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+_SQLITE_RESULT = "UPDATE games SET result = ?, finished_at = ? WHERE room_code = ? AND game_no = ?"
+_SQLITE_VERSION = "UPDATE rooms SET version = ?, updated_at = ? WHERE code = ?"
+#: Rooms per ``IN (...)`` list, well under SQLite's limit of bound variables.
+_SQLITE_CHUNK = 500
+
+
+def _in_chunks(codes: list[str]) -> list[tuple[str, list[str]]]:
+    """``(placeholders, codes)`` for each chunk of ``codes``, to fill an ``IN (...)``: the
+    only text formatted into these statements is ``?`` marks, never a value."""
+    chunks = [codes[start : start + _SQLITE_CHUNK] for start in range(0, len(codes), _SQLITE_CHUNK)]
+    return [(", ".join("?" * len(chunk)), chunk) for chunk in chunks]
+
+
+def _write_moves_sqlite(driver: sqlite3.Connection, batch: list[_MoveWrite]) -> list[_MoveWrite]:
+    """:func:`_write_moves` through the sqlite3 connection of the writer's transaction.
+    SQLite has one writer at a time, so the epochs read here cannot move before the
+    commit (there is no ``FOR UPDATE`` to take)."""
+    fenced = sorted({item.code for item in batch if item.epoch is not None})
+    epochs: dict[str, int] = {}
+    for marks, chunk in _in_chunks(fenced):
+        query = f"SELECT code, epoch FROM rooms WHERE code IN ({marks})"
+        epochs.update(driver.execute(query, chunk).fetchall())
+    refused = _refused(batch, epochs)
+    if refused:
+        batch = [item for item in batch if item not in refused]
+        if not batch:
+            return refused
+    driver.executemany(
+        _SQLITE_INSERT,
+        [
+            (
+                item.code,
+                item.game_no,
+                item.index,
+                item.seat,
+                item.action,
+                item.version,
+                item.created_at,
+            )
+            for item in batch
+        ],
+    )
+    for item in batch:
+        if item.result is not None:
+            row = (json.dumps(item.result), item.created_at, item.code, item.game_no)
+            driver.execute(_SQLITE_RESULT, row)
+    driver.executemany(
+        _SQLITE_VERSION,
+        [(item.version, item.created_at, code) for code, item in _newest(batch).items()],
+    )
+    ended = sorted({item.code for item in batch if item.result is not None})
+    for marks, chunk in _in_chunks(ended):
+        update = f"UPDATE rooms SET status = ? WHERE code IN ({marks})"
+        driver.execute(update, [RoomStatus.FINISHED.value, *chunk])
     return refused
 
 
@@ -188,16 +269,26 @@ class MoveWriter:
         """One transaction: the moves, the games that ended, the rooms' new versions.
 
         With SQLite the transaction runs on the writer thread's own synchronous
-        connection: one hop off the event loop per batch instead of one per statement
-        (the async driver's cost dominated a move's CPU time). Other databases run the
-        same function through the async engine.
+        connection, through the sqlite3 module itself (:func:`_write_moves_sqlite`): one
+        hop off the event loop per batch instead of one per statement (the async
+        driver's cost dominated a move's CPU time). Other databases run
+        :func:`_write_moves` through the async engine.
         """
         if self.sync_engine is not None and self._executor is not None:
             engine = self.sync_engine
 
             def write() -> list[_MoveWrite]:
                 with engine.begin() as connection:
-                    return _write_moves(connection, batch)
+                    driver = connection.connection.driver_connection
+                    assert isinstance(driver, sqlite3.Connection)
+                    try:
+                        return _write_moves_sqlite(driver, batch)
+                    except sqlite3.Error as error:
+                        # The error SQLAlchemy would have raised (IntegrityError...),
+                        # as callers expect whichever way the batch was written.
+                        raise sa.exc.DBAPIError.instance(
+                            None, None, error, sqlite3.Error
+                        ) from error
 
             return await asyncio.get_running_loop().run_in_executor(self._executor, write)
         async with self._engine().begin() as connection:
