@@ -37,7 +37,7 @@ def test_guard_rail_and_proxy_options_reach_uvicorn():
 
     args = _parse(
         "--rooms-per-client", "500", "--no-proxy-headers", "--forwarded-allow-ips", "10.0.0.1",
-        "--no-ws-deflate",
+        "--ws-deflate",
     )  # fmt: skip
     config = serve_config(args)
     assert config.rooms_per_client == 500
@@ -45,10 +45,10 @@ def test_guard_rail_and_proxy_options_reach_uvicorn():
     options = uvicorn_options(args, config)
     assert options["proxy_headers"] is False
     assert options["forwarded_allow_ips"] == "10.0.0.1"
-    assert options["ws_per_message_deflate"] is False
+    assert options["ws_per_message_deflate"] is True
     defaults = uvicorn_options(_parse(), serve_config(_parse()))
     assert defaults["proxy_headers"] is True and defaults["forwarded_allow_ips"] is None
-    assert defaults["ws_per_message_deflate"] is True
+    assert defaults["ws_per_message_deflate"] is False  # CPU and memory: issue 30
 
 
 def test_gc_options_parse_and_refuse_what_is_not_three_numbers(capsys):
