@@ -84,7 +84,9 @@ def user_cache_root() -> Path:
 
 def _prune(parent: Path, prefix: str, keep: Path, max_age_days: float | None) -> None:
     """Delete the folders of other hashes beside ``keep`` (those unused for
-    ``max_age_days``, when given); a folder another process holds is left alone."""
+    ``max_age_days``, when given). A process still running older sources loses its
+    folder: it keeps the kernels it loaded and makes the folder again to cache new
+    ones (:meth:`_KeyedCache.save_overload`)."""
     now = time.time()
     for other in parent.glob(prefix + "*"):
         if other == keep or not other.is_dir():
