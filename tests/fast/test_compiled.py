@@ -185,8 +185,9 @@ def test_off_a_terminal_each_finished_kernel_gets_a_line() -> None:
     assert "\r" not in stream.getvalue()
 
 
-def test_a_kernel_compiled_after_its_folder_was_pruned_is_cached_again(tmp_path: Path) -> None:
-    # Another process with other sources may prune this one's folder while it runs.
+def test_a_kernel_that_cannot_be_cached_still_runs(tmp_path: Path) -> None:
+    # The folder went away mid-run (another process with other sources pruned it) and
+    # cannot be made again: a file stands in its place.
     program = """
 import shutil
 import numpy as np
@@ -194,15 +195,19 @@ from cardtable.fast import rng, skyjo_kernels
 from cardtable.fast.compiled import cache_folder
 rng.shuffle(np.arange(10, dtype=np.int64), 10, np.array([1], dtype=np.uint64), 0)
 shutil.rmtree(cache_folder())
+cache_folder().write_text("")
 print(skyjo_kernels.popcount(np.int64(7)), cache_folder())
 """
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env.update(NUMBA_CACHE_DIR=str(tmp_path), PYTHONPATH=str(SRC))
     done = subprocess.run(
-        [sys.executable, "-c", program], env=env, capture_output=True, text=True, timeout=600
+        [sys.executable, "-c", program],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     count, folder = done.stdout.split()
-    assert count == "3"
-    assert sorted(Path(folder).glob("skyjo_kernels.popcount-*.nbc"))
-    assert not sorted(Path(folder).glob("rng.shuffle-*"))  # pruned with the folder
+    assert count == "3" and Path(folder).is_file()

@@ -31,6 +31,7 @@ folder only those unused for :data:`STALE_DAYS` days, as other installs may shar
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import importlib.metadata
@@ -85,8 +86,8 @@ def user_cache_root() -> Path:
 def _prune(parent: Path, prefix: str, keep: Path, max_age_days: float | None) -> None:
     """Delete the folders of other hashes beside ``keep`` (those unused for
     ``max_age_days``, when given). A process still running older sources loses its
-    folder: it keeps the kernels it loaded and makes the folder again to cache new
-    ones (:meth:`_KeyedCache.save_overload`)."""
+    folder: it keeps the kernels it loaded, and numba makes the folder again to cache
+    new ones (:meth:`_KeyedCache.save_overload`)."""
     now = time.time()
     for other in parent.glob(prefix + "*"):
         if other == keep or not other.is_dir():
@@ -163,18 +164,19 @@ class _KeyedCacheImpl(CompileResultCacheImpl):
 class _KeyedCache(FunctionCache):
     _impl_class = _KeyedCacheImpl
 
-    def save_overload(self, sig: Any, data: Any) -> None:
-        """Cache the kernel; if the folder went away (another process with other
-        sources pruned it), make it again, and if that fails too, keep the kernel
-        uncached rather than fail the compile that made it."""
+    def load_overload(self, sig: Any, target_context: Any) -> Any:
+        """The cached kernel, or None (compile it) when the folder cannot be read."""
         try:
-            super().save_overload(sig, data)  # type: ignore[no-untyped-call]
+            return super().load_overload(sig, target_context)  # type: ignore[no-untyped-call]
         except OSError:
-            try:
-                Path(self._cache_path).mkdir(parents=True, exist_ok=True)
-                super().save_overload(sig, data)  # type: ignore[no-untyped-call]
-            except OSError:
-                pass
+            return None
+
+    def save_overload(self, sig: Any, data: Any) -> None:
+        """Cache the kernel. numba makes the folder again if it went away (another
+        process with other sources pruned it); if even that fails, the kernel stays
+        uncached rather than fail the compile that made it."""
+        with contextlib.suppress(OSError):
+            super().save_overload(sig, data)  # type: ignore[no-untyped-call]
 
 
 class _KeyedDispatcher(CPUDispatcher):
