@@ -16,9 +16,9 @@ const GAMES = {
   skyjo: { min: 0.45, max: 1.8 },
   skipbo: { min: 0.45, max: 3 },
 };
-// A phone showing the other players as lines keeps its cards readable: a player opened
-// from its line may make the page scroll rather than every card tiny.
-const PHONE_MIN = 0.7;
+// A phone showing the other players as lines keeps its cards readable when one of them
+// is opened from its line: the page may scroll then, rather than every card be tiny.
+const OPENED_MIN = 0.7;
 const MARGIN = 10; // px left free under the board (the page's own padding is 8)
 const STEPS = 8; // bisection steps: the Skip-Bo scale is found to within 1 %
 // An arrangement with the middle in a row of its own (the table's usual look) is kept
@@ -171,8 +171,8 @@ function overflow(board, scale) {
 
 // The Skip-Bo board's best arrangement and its scale.
 function searchSkipbo(board, game) {
-  const phone = Boolean(board.querySelector("[data-seat].compact"));
-  const limits = { min: phone ? PHONE_MIN : game.min, max: game.max };
+  const opened = Boolean(board.querySelector("[data-seat].compact.open"));
+  const limits = { min: opened ? OPENED_MIN : game.min, max: game.max };
   // The arrangement found last first: it is likely still the best, and then every other
   // one costs a single layout (it does not fit at the best scale so far).
   const list = arrangements(board);
