@@ -35,13 +35,7 @@ TARGETS = {
 }
 SETUPS = [(2, False), (3, False), (4, False), (5, False), (6, False), (4, True)]
 # The views kept as screenshots whatever happens (artifacts/screenshots/fit-*.png).
-SAMPLE = (
-    "seated-1280x800",
-    "watch-1920x1080",
-    "seated-phone",
-    "seated-phone-open",
-    "replay-1280x800",
-)
+SAMPLE = ("seated-1280x800", "watch-1920x1080", "seated-phone", "replay-1280x800")
 # Before measuring: at least this many moves of the bots, and turns of the page's player.
 BOT_MOVES = 24
 OWN_TURNS = 4
@@ -184,7 +178,7 @@ def case(
         problems.append(f"the smallest card, {smallest}, is under {target}px")
     if page.errors:
         problems.append(f"page errors: {page.errors}")
-    if problems or label.endswith(SAMPLE):
+    if problems or (label.endswith(SAMPLE) and "drawn-out" not in label):
         page.screenshot(path=shots / f"fit-{label}.png")
     results[label] = {
         "smallest": smallest,
@@ -222,11 +216,12 @@ def measure_phone(
         case(page, shots, f"{name}-{view}-phone", results, first_screen=first)
         toggles = page.locator("[data-seat].compact .seattoggle")
         if toggles.count():
-            toggles.first.tap()
+            # The next player, opened and closed again (drawn when the click returns;
+            # test_layout taps these lines).
+            toggles.first.dispatch_event("click")
             page.wait_for_selector("[data-seat].compact.open", timeout=TIMEOUT)
-            settle(page)
             case(page, shots, f"{name}-{view}-phone-open", results, first_screen=[])
-            toggles.first.tap()
+            toggles.first.dispatch_event("click")
             page.wait_for_function("!document.querySelector('[data-seat].compact.open')")
 
 
