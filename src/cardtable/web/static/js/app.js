@@ -4,6 +4,7 @@ import { api, playerName, rememberName, rememberSeat } from "./api.js";
 import { h, listen, patch, retranslateToast, toast, unpressed } from "./dom.js";
 import { formatNames, has, language, loadLanguage, missingKeys, preferredLanguage, t } from "./i18n.js";
 import { icon } from "./icons.js";
+import { fitBoard } from "./layout.js";
 import { optionFields } from "./options.js";
 import { errorText, openRoom, seatName } from "./room.js";
 import * as skipbo from "./skipbo.js";
@@ -181,6 +182,8 @@ async function renderReplay(code, number) {
     caption.replaceChildren(...(move
       ? describe(log.game, move.outcome).map((l) => h("span", { class: "line" }, lineText(l, name)))
       : [t("web.replay.deal"), ...game.openingLines(view).map((l) => h("span", { class: "line" }, " ", lineText(l, name)))]));
+    // The Skip-Bo board laid out and scaled as at the table, under the caption.
+    if (log.game === "skipbo") fitBoard(stage.querySelector(".board"));
     document.body.dataset.replayStep = String(step);
   }
   const play = h("button", { type: "button", id: "replay-play" }, t("web.replay.play"));

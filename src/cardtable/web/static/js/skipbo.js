@@ -105,6 +105,15 @@ function stockPile(view, seat, ctx, interactive) {
     h("span", { class: "pilename", "aria-hidden": "true" }, t("web.skipbo.stock_short", { count: p.stock_size })));
 }
 
+// In a team game, a player's team, named in the place's header (laid out in columns,
+// a team's places are not framed together; the group's own name is for screen readers).
+function teamTag(view, seat, ctx) {
+  if (!view.rules.teams) return null;
+  const ours = ctx.me !== null && view.players[seat].team === view.players[ctx.me].team;
+  return h("span", { class: "teamtag", "aria-hidden": "true" },
+    "· ", ours ? t("web.skipbo.your_team") : t("web.skipbo.team", { n: view.players[seat].team + 1 }));
+}
+
 function playerPanel(view, seat, ctx, opts = {}) {
   const { mine = false, partner = false } = opts;
   const p = view.players[seat];
@@ -119,7 +128,7 @@ function playerPanel(view, seat, ctx, opts = {}) {
     dataset: { seat: String(seat) },
   },
   h("header", {},
-    h("span", { class: "who" }, turn ? [icon("turn", "turnmark"), " "] : null, ctx.name(seat), ctx.presence(seat), dealerBadge(view, seat)),
+    h("span", { class: "who" }, turn ? [icon("turn", "turnmark"), " "] : null, ctx.name(seat), ctx.presence(seat), dealerBadge(view, seat), teamTag(view, seat, ctx)),
     h("span", { class: "nums" },
       mine ? null : h("span", { class: "handcount", "data-id": `handof:${seat}`, "aria-label": t("web.skipbo.hand_size", { count: p.hand_size }) },
         icon("cards"), " ", String(p.hand_size)),
@@ -222,7 +231,7 @@ export function render(view, ctx) {
     const endTurn = legalActions(view).length && ctx.actionsHaveEndTurn
       ? h("button", { type: "button", class: "endturn primary", dataset: { id: "endturn" } }, t("web.skipbo.end_turn"))
       : null;
-    mineBox.append(h("div", { class: "handrow" }, h("span", { class: "pilename" }, t("web.skipbo.your_hand")), hand, endTurn));
+    mineBox.append(h("div", { class: "handrow" }, h("div", { class: "handhead" }, h("span", { class: "pilename" }, t("web.skipbo.your_hand")), endTurn), hand));
     board.append(mineBox);
   }
   return board;
