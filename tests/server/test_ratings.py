@@ -187,6 +187,9 @@ def test_a_rated_game_moves_both_ratings_once(tmp_path, database):
             assert await storage.rate_game("AAAAAA", 1, 20.0) is None
             assert (await _table(storage, ratings), await _table(storage, rated_games)) == before
             assert await storage.unjudged_games(0.0) == []
+            # A deleted account's ratings go with it; the bots' stay.
+            await storage.delete_user(7, "Former player")
+            assert await storage.ladder_rows("skyjo", ["user:7", "bot:hard"]) == [hard]
         finally:
             await storage.close()
 
