@@ -15,9 +15,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from ..bots.levels import LEVELS
 from ..core import JSON
 from .accounts_api import AccountsApi
 from .db.ratings import RatingRow
+from .errors import RoomError
 from .http_api import client_address, error_response
 from .limits import RateLimiter
 from .ratings import BOT_SEEDS, LADDERS, MIN_GAMES, bot_player, displayed, seed, user_player
@@ -63,29 +65,10 @@ class LeaderboardApi:
         return bucket.allow()
 
     async def leaderboard(self, request: Request) -> Response:
-        if not self._allowed(client_address(request)):
-            return error_response(
-                "too_many_requests",
-                "too many leaderboard look-ups; try again in 1 s",
-                429,
-                {"retry_after": 1},
-            )
-        ladder = request.path_params["ladder"]
-        if ladder not in LADDERS:
-            return error_response(
-                "no_ladder",
-                f"no ladder {ladder[:32]!r}; the ladders are {', '.join(LADDERS)}",
-                404,
-                {"field": "ladder", "allowed": list(LADDERS)},
-            )
-        limit = _limit(request.query_params.get("limit"))
-        if limit is None:
-            return error_response(
-                "bad_request",
-                f"limit is a whole number from 1 to {MAX_LIMIT}",
-                400,
-                {"field": "limit", "allowed": f"1-{MAX_LIMIT}"},
-            )
+        try:
+            ladder, limit = self._checked(request)
+        except RoomError as error:
+            return error_response(error.code, error.reason, fields=error.fields)
         storage = self.table.storage
         top = await storage.top_players(ladder, MIN_GAMES, limit)
         players = [
@@ -101,6 +84,30 @@ class LeaderboardApi:
         }
         return JSONResponse(body)
 
+    def _checked(self, request: Request) -> tuple[str, int]:
+        """The ladder and the number of players asked for, or the refusal."""
+        if not self._allowed(client_address(request)):
+            raise RoomError(
+                "too_many_requests",
+                "too many leaderboard look-ups; try again in 1 s",
+                {"retry_after": 1},
+            )
+        ladder = request.path_params["ladder"]
+        if ladder not in LADDERS:
+            raise RoomError(
+                "no_ladder",
+                f"no ladder {ladder[:32]!r}; the ladders are {', '.join(LADDERS)}",
+                {"field": "ladder", "allowed": list(LADDERS)},
+            )
+        limit = _limit(request.query_params.get("limit"))
+        if limit is None:
+            raise RoomError(
+                "bad_request",
+                f"limit is a whole number from 1 to {MAX_LIMIT}",
+                {"field": "limit", "allowed": f"1-{MAX_LIMIT}"},
+            )
+        return ladder, limit
+
     async def _bots(self, ladder: str) -> list[JSON]:
         """Every bot level: its rating (its seed until its first rated game) and the
         place it would have among the listed players."""
@@ -113,7 +120,8 @@ class LeaderboardApi:
             mu, sigma = seed(ladder, player)
             row = rows.get(player) or RatingRow(player, None, mu, sigma, 0, 0)
             above = await self.table.storage.people_above(ladder, MIN_GAMES, row.mu, row.sigma)
-            bots.append({"level": level, "place": above + 1, **_standing(row)})
+            entry = {"level": level, "bot": LEVELS[level], "place": above + 1}
+            bots.append({**entry, **_standing(row)})
         bots.sort(key=lambda bot: (bot["place"], -bot["rating"]))
         return bots
 
