@@ -5,6 +5,7 @@ the issue: a rated result replayed twice, one account in two seats of a rated ta
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -159,6 +160,22 @@ async def _finished_game(
             )
 
 
+def with_storage(
+    tmp_path: Any, database: str | None, check: Callable[[Storage], Awaitable[None]]
+) -> None:
+    """Run ``check`` on a storage opened on the test's database, closed afterwards."""
+
+    async def scenario() -> None:
+        storage = Storage(_url(tmp_path, database), writer_thread=False)
+        await storage.open()
+        try:
+            await check(storage)
+        finally:
+            await storage.close()
+
+    asyncio.run(scenario())
+
+
 async def _table(storage: Storage, table: sa.Table) -> list[tuple[Any, ...]]:
     async with storage._engine().connect() as connection:
         rows = await connection.execute(sa.select(table).order_by(*table.primary_key.columns))
@@ -166,78 +183,63 @@ async def _table(storage: Storage, table: sa.Table) -> list[tuple[Any, ...]]:
 
 
 def test_a_rated_game_moves_both_ratings_once(tmp_path, database):
-    async def scenario() -> None:
-        storage = Storage(_url(tmp_path, database), writer_thread=False)
-        await storage.open()
-        try:
-            await _finished_game(storage, "AAAAAA", seats=[HUMAN, bot("hard")], claims={0: 7})
-            judged = await storage.rate_game("AAAAAA", 1, 10.0)
-            assert judged is not None and judged.ladder == "skyjo"
-            rows = {row.player: row for row in await storage.ladder_rows("skyjo", ["user:7"])}
-            person = rows["user:7"]
-            assert person.mu > 25 and person.sigma < 25 / 3
-            assert (person.games, person.wins, person.name) == (1, 1, "P7")
-            (hard,) = await storage.ladder_rows("skyjo", ["bot:hard"])
-            assert hard.mu < seed("skyjo", "bot:hard")[0] and (hard.games, hard.wins) == (1, 0)
-            recorded = await storage.rated_game("AAAAAA", 1)
-            assert recorded is not None and recorded["ladder"] == "skyjo"
-            assert [c["player"] for c in recorded["changes"]] == ["bot:hard", "user:7"]
-            # The same result again (replayed, or a second node): no effect at all.
-            before = await _table(storage, ratings), await _table(storage, rated_games)
-            assert await storage.rate_game("AAAAAA", 1, 20.0) is None
-            assert (await _table(storage, ratings), await _table(storage, rated_games)) == before
-            assert await storage.unjudged_games(0.0) == []
-            # A deleted account's ratings go with it; the bots' stay.
-            await storage.delete_user(7, "Former player")
-            assert await storage.ladder_rows("skyjo", ["user:7", "bot:hard"]) == [hard]
-        finally:
-            await storage.close()
+    async def check(storage: Storage) -> None:
+        await _finished_game(storage, "AAAAAA", seats=[HUMAN, bot("hard")], claims={0: 7})
+        judged = await storage.rate_game("AAAAAA", 1, 10.0)
+        assert judged is not None and judged.ladder == "skyjo"
+        rows = {row.player: row for row in await storage.ladder_rows("skyjo", ["user:7"])}
+        person = rows["user:7"]
+        assert person.mu > 25 and person.sigma < 25 / 3
+        assert (person.games, person.wins, person.name) == (1, 1, "P7")
+        (hard,) = await storage.ladder_rows("skyjo", ["bot:hard"])
+        assert hard.mu < seed("skyjo", "bot:hard")[0] and (hard.games, hard.wins) == (1, 0)
+        recorded = await storage.rated_game("AAAAAA", 1)
+        assert recorded is not None and recorded["ladder"] == "skyjo"
+        assert [c["player"] for c in recorded["changes"]] == ["bot:hard", "user:7"]
+        # The same result again (replayed, or a second node): no effect at all.
+        before = await _table(storage, ratings), await _table(storage, rated_games)
+        assert await storage.rate_game("AAAAAA", 1, 20.0) is None
+        assert (await _table(storage, ratings), await _table(storage, rated_games)) == before
+        assert await storage.unjudged_games(0.0) == []
+        # A deleted account's ratings go with it; the bots' stay.
+        await storage.delete_user(7, "Former player")
+        assert await storage.ladder_rows("skyjo", ["user:7", "bot:hard"]) == [hard]
 
-    asyncio.run(scenario())
+    with_storage(tmp_path, database, check)
 
 
 def test_unrated_games_change_no_rating(tmp_path, database):
-    async def scenario() -> None:
-        storage = Storage(_url(tmp_path, database), writer_thread=False)
-        await storage.open()
-        try:
-            await _finished_game(
-                storage,
-                "BBBBBB",
-                seats=[HUMAN, bot("hard")],
-                claims={0: 7},
-                rules={"players": 2, "end_score": 50},
-            )
-            await _finished_game(storage, "CCCCCC", seats=[HUMAN, HUMAN], claims={0: 7, 1: 7})
-            assert sorted(await storage.unjudged_games(0.0)) == [("BBBBBB", 1), ("CCCCCC", 1)]
-            nonstandard = await storage.rate_game("BBBBBB", 1, 10.0)
-            twice = await storage.rate_game("CCCCCC", 1, 10.0)
-            assert nonstandard is not None and nonstandard.reason == "non_standard_rules"
-            assert twice is not None and twice.reason == "same_player"
-            assert await _table(storage, ratings) == []
-            recorded = await storage.rated_game("CCCCCC", 1)
-            assert recorded == {"ladder": None, "reason": "same_player", "changes": []}
-            assert await storage.unjudged_games(0.0) == []
-        finally:
-            await storage.close()
+    async def check(storage: Storage) -> None:
+        await _finished_game(
+            storage,
+            "BBBBBB",
+            seats=[HUMAN, bot("hard")],
+            claims={0: 7},
+            rules={"players": 2, "end_score": 50},
+        )
+        await _finished_game(storage, "CCCCCC", seats=[HUMAN, HUMAN], claims={0: 7, 1: 7})
+        assert sorted(await storage.unjudged_games(0.0)) == [("BBBBBB", 1), ("CCCCCC", 1)]
+        nonstandard = await storage.rate_game("BBBBBB", 1, 10.0)
+        twice = await storage.rate_game("CCCCCC", 1, 10.0)
+        assert nonstandard is not None and nonstandard.reason == "non_standard_rules"
+        assert twice is not None and twice.reason == "same_player"
+        assert await _table(storage, ratings) == []
+        recorded = await storage.rated_game("CCCCCC", 1)
+        assert recorded == {"ladder": None, "reason": "same_player", "changes": []}
+        assert await storage.unjudged_games(0.0) == []
 
-    asyncio.run(scenario())
+    with_storage(tmp_path, database, check)
 
 
 def test_an_unfinished_game_is_not_judged(tmp_path, database):
-    async def scenario() -> None:
-        storage = Storage(_url(tmp_path, database), writer_thread=False)
-        await storage.open()
-        try:
-            await _finished_game(storage, "DDDDDD", seats=[HUMAN, bot("hard")], claims={0: 7})
-            async with storage._engine().begin() as connection:
-                await connection.execute(games.update().values(result=None, finished_at=None))
-            assert await storage.rate_game("DDDDDD", 1, 10.0) is None
-            assert await storage.rated_game("DDDDDD", 1) is None  # it can be rated later
-        finally:
-            await storage.close()
+    async def check(storage: Storage) -> None:
+        await _finished_game(storage, "DDDDDD", seats=[HUMAN, bot("hard")], claims={0: 7})
+        async with storage._engine().begin() as connection:
+            await connection.execute(games.update().values(result=None, finished_at=None))
+        assert await storage.rate_game("DDDDDD", 1, 10.0) is None
+        assert await storage.rated_game("DDDDDD", 1) is None  # it can be rated later
 
-    asyncio.run(scenario())
+    with_storage(tmp_path, database, check)
 
 
 def test_racing_attempts_rate_a_game_once(tmp_path, database):
