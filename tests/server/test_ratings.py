@@ -13,11 +13,13 @@ import sqlalchemy as sa
 
 from cardtable.games import get_game
 from cardtable.server.db.tables import games, rated_games, ratings, seat_claims, users
+from cardtable.server.rating_jobs import CATCH_UP_SECONDS, GameRater
 from cardtable.server.ratings import (
     BOT_SEEDS,
     MAX_STAND_IN_MOVES,
     displayed,
     ladder_of,
+    rate,
     seed,
     verdict,
 )
@@ -275,3 +277,37 @@ def test_racing_attempts_rate_a_game_once(tmp_path, database):
             await first.close()
 
     asyncio.run(scenario())
+
+
+def test_a_game_its_node_did_not_rate_is_caught_up_once(tmp_path, database):
+    """The node that ended the game stopped before rating it: any node's sweep does."""
+
+    async def check(storage: Storage) -> None:
+        await _finished_game(storage, "EEEEEE", seats=[HUMAN, bot("hard")], claims={0: 7})
+        rater = GameRater(storage, clock=lambda: 1.0 + CATCH_UP_SECONDS)
+        assert await rater.catch_up() == 1
+        recorded = await storage.rated_game("EEEEEE", 1)
+        assert recorded is not None and recorded["ladder"] == "skyjo"
+        assert await rater.catch_up() == 0
+        # A day later the game is no longer looked for (it was judged anyway).
+        assert await GameRater(storage, clock=lambda: 3.0 + 2 * CATCH_UP_SECONDS).catch_up() == 0
+
+    with_storage(tmp_path, database, check)
+
+
+def test_teams_rise_and_fall_together():
+    players = ("user:1", "user:2", "user:3", "user:4")
+    before = dict.fromkeys(players, (25.0, 25 / 3))
+    after = rate("skipbo-teams", players, {"winners": [0, 2]}, before)
+    assert after["user:1"] == after["user:3"] and after["user:2"] == after["user:4"]
+    assert after["user:1"][0] > 25 > after["user:2"][0]
+
+
+def test_skyjo_ranks_every_seat_by_its_score():
+    players = ("user:1", "user:2", "user:3")
+    before = dict.fromkeys(players, (25.0, 25 / 3))
+    result = {"winners": [2], "scores": [60, 101, 12]}
+    after = rate("skyjo", players, result, before)
+    assert after["user:3"][0] > after["user:1"][0] > after["user:2"][0]
+    tied = rate("skyjo", players, {"winners": [2], "scores": [60, 60, 12]}, before)
+    assert tied["user:1"] == tied["user:2"]
