@@ -3,8 +3,9 @@ a throwaway PostgreSQL migrated to the head, ``--players`` accounts rated on the
 ``skyjo`` ladder (ratings spread like a real ladder's, most with few games) and
 ``--games`` rows of ``rated_games``; then each query of ``GET /api/leaderboard/skyjo``
 is timed ``--repeat`` times (the top 50, the bot levels' rows and places, a player's
-own rank from the top, the middle and the bottom), with its plan, and one more game
-is rated on top of it all.
+own rank from the top, the middle and the bottom; and the sweep's look for unjudged
+games among as many stored games, finished over 30 days), with the plans, and one
+more game is rated on top of it all.
 
     .venv/bin/python -m tests.server.leaderboard_measure --players 100000 --games 1000000
 """
@@ -20,6 +21,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from cardtable.server.rating_jobs import CATCH_UP_SECONDS, RECENT_SECONDS
 from cardtable.server.ratings import BOT_SEEDS, MIN_GAMES, bot_player, seed
 from cardtable.server.storage import Storage
 
@@ -48,6 +50,15 @@ LOAD = [
                                   'before', json_build_array(32.0, 1.0),
                                   'after', json_build_array(31.9, 1.0))),
               i
+       FROM generate_series(1, :games) AS i""",
+    # Their games, finished over the last 30 days (what the sweep's catch-up looks at).
+    """INSERT INTO games (room_code, game_no, game, rules, seats, seed, result, started_at,
+                          finished_at)
+       SELECT lpad(to_hex(i / 4), 6, '0'), i % 4 + 1, 'skyjo', '{"players": 2}',
+              '[{"kind": "human"}, {"kind": "bot", "bot": "hard"}]', i,
+              '{"winners": [0], "scores": [50, 90], "blocked": false}',
+              :now - 30 * 86400.0 * (1 - i::float / :games) - 600,
+              :now - 30 * 86400.0 * (1 - i::float / :games)
        FROM generate_series(1, :games) AS i""",
     "ANALYZE",
 ]
@@ -79,7 +90,8 @@ async def measure(url: str, players: int, games: int, repeat: int) -> None:
         start = time.perf_counter()
         async with storage._engine().begin() as connection:
             for statement in LOAD:
-                await connection.execute(sa.text(statement), {"players": players, "games": games})
+                params = {"players": players, "games": games, "now": time.time()}
+                await connection.execute(sa.text(statement), params)
         loaded = time.perf_counter() - start
         print(f"loaded {players:,} players, {games:,} rated games in {loaded:.0f} s")
         levels = [bot_player(level) for level in BOT_SEEDS["skyjo"]]
@@ -110,6 +122,13 @@ async def measure(url: str, players: int, games: int, repeat: int) -> None:
                     lambda mu=mu, sigma=sigma: storage.people_above("skyjo", MIN_GAMES, mu, sigma),
                 )
             )
+        for label, window in (("a day", CATCH_UP_SECONDS), ("15 minutes", RECENT_SECONDS)):
+            cases.append(
+                (
+                    f"the sweep's catch-up, {label} (none unjudged)",
+                    lambda window=window: storage.unjudged_games(time.time() - window),
+                )
+            )
         print(f"\n| query | median ms | max ms ({repeat} runs) |\n|---|---|---|")
         for name, query in cases:
             median, worst = await timed(repeat, query)
@@ -132,6 +151,17 @@ async def measure(url: str, players: int, games: int, repeat: int) -> None:
                 " AND user_id IS NOT NULL AND games >= :g",
                 s=5.0 - 16.0,
                 g=MIN_GAMES,
+            )
+        )
+        print(
+            "  the sweep's catch-up, 15 minutes:\n"
+            + await plan(
+                storage,
+                "SELECT g.room_code, g.game_no FROM games g LEFT OUTER JOIN rated_games r"
+                " ON r.room_code = g.room_code AND r.game_no = g.game_no"
+                " WHERE g.finished_at >= :since AND g.result IS NOT NULL"
+                " AND r.room_code IS NULL ORDER BY g.finished_at LIMIT 500",
+                since=time.time() - RECENT_SECONDS,
             )
         )
         # One more game rated on top of the million: the key's check and the updates.

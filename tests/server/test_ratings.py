@@ -13,7 +13,7 @@ import sqlalchemy as sa
 
 from cardtable.games import get_game
 from cardtable.server.db.tables import games, rated_games, ratings, seat_claims, users
-from cardtable.server.rating_jobs import CATCH_UP_SECONDS, GameRater
+from cardtable.server.rating_jobs import CATCH_UP_SECONDS, RECENT_SECONDS, GameRater
 from cardtable.server.ratings import (
     BOT_SEEDS,
     MAX_STAND_IN_MOVES,
@@ -289,8 +289,10 @@ def test_a_game_its_node_did_not_rate_is_caught_up_once(tmp_path, database):
         recorded = await storage.rated_game("EEEEEE", 1)
         assert recorded is not None and recorded["ladder"] == "skyjo"
         assert await rater.catch_up() == 0
-        # A day later the game is no longer looked for (it was judged anyway).
-        assert await GameRater(storage, clock=lambda: 3.0 + 2 * CATCH_UP_SECONDS).catch_up() == 0
+        # After its first look a node looks back a quarter of an hour only.
+        await _finished_game(storage, "FFFFFF", seats=[HUMAN, bot("hard")], claims={0: 7})
+        assert await rater.catch_up() == 0
+        assert await GameRater(storage, clock=lambda: 1.0 + RECENT_SECONDS).catch_up() == 1
 
     with_storage(tmp_path, database, check)
 

@@ -56,6 +56,8 @@ games = sa.Table(
     sa.Column("result", sa.JSON, nullable=True),
     sa.Column("started_at", sa.Float, nullable=False),
     sa.Column("finished_at", sa.Float, nullable=True),
+    # The ratings' catch-up looks for the games finished lately (migration 0005).
+    sa.Index("ix_games_finished", "finished_at"),
 )
 
 moves = sa.Table(

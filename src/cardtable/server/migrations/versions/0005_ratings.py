@@ -1,5 +1,6 @@
-"""Ratings: each player's and bot level's rating per ladder, and every finished game
-judged once for them (docs/players.md#ratings).
+"""Ratings: each player's and bot level's rating per ladder, every finished game
+judged once for them, and an index of the games by when they finished (the sweep's
+catch-up of unjudged games) (docs/players.md#ratings).
 
 Revision ID: 0005
 Revises: 0004
@@ -43,9 +44,12 @@ def upgrade() -> None:
         sa.Column("changes", sa.JSON, nullable=False),
         sa.Column("rated_at", sa.Float, nullable=False),
     )
+    # Every node's sweep looks for the games finished lately that nobody judged.
+    op.create_index("ix_games_finished", "games", ["finished_at"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_games_finished", "games")
     op.drop_table("rated_games")
     op.drop_index("ix_ratings_user", "ratings")
     op.drop_index("ix_ratings_board", "ratings")
