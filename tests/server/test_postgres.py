@@ -41,14 +41,18 @@ def test_the_migration_creates_the_schema_and_is_idempotent(postgres_url):
         "sessions",
         "seat_claims",
         "throttles",
+        "ratings",
+        "rated_games",
         "alembic_version",
     }
     assert columns["rooms", "seed"] == "bigint" and columns["moves", "version"] == "bigint"
     assert columns["rooms", "rules"] == "json" and columns["games", "result"] == "json"
     assert columns["rooms", "created_at"] == "double precision"
-    assert rows(postgres_url, "SELECT version_num FROM alembic_version") == [("0004",)]
+    assert rows(postgres_url, "SELECT version_num FROM alembic_version") == [("0005",)]
     indexes = rows(postgres_url, "SELECT indexname FROM pg_indexes WHERE tablename = 'rooms'")
     assert ("ix_rooms_status",) in indexes
+    indexes = rows(postgres_url, "SELECT indexname FROM pg_indexes WHERE tablename = 'ratings'")
+    assert ("ix_ratings_board",) in indexes
 
 
 def test_a_whole_game_then_a_restart_restores_the_unfinished_room(tmp_path, postgres_url):

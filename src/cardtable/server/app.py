@@ -16,6 +16,7 @@ from .accounts_api import AccountsApi
 from .config import ServerConfig
 from .guard import RequestGuard
 from .http_api import RoomsApi
+from .leaderboard_api import LeaderboardApi
 from .limits import LookupThrottle
 from .table import Table
 from .websocket import TableSocket
@@ -49,6 +50,7 @@ def create_app(config: ServerConfig | None = None, *, front: Sequence[BaseRoute]
         *front,
         *RoomsApi(table, lookups).routes(),
         *accounts.routes(),
+        *LeaderboardApi(table, accounts).routes(),
         *TableSocket(table, lookups).routes(),
     ]
     app = Starlette(

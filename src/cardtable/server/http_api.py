@@ -44,6 +44,8 @@ HTTP_STATUS = {
     "draining": 503,
     "too_many_lookups": 429,
     "too_many_attempts": 429,
+    "too_many_requests": 429,
+    "no_ladder": 404,
     "bad_credentials": 401,
     "not_signed_in": 401,
     "bad_csrf": 403,

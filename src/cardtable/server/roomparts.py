@@ -21,6 +21,7 @@ from .config import ServerConfig
 from .db.records import RoomRecord
 from .events import EventRecord
 from .metrics import Metrics
+from .rating_jobs import GameRater
 from .seats import Seat
 from .storage import Storage
 from .tableopts import TableOptions
@@ -28,7 +29,7 @@ from .tableopts import TableOptions
 
 class TableServices(Protocol):
     """What a room and its parts use of the table: the node, the storage, the bot pool,
-    the settings, the metrics and the clock."""
+    the settings, the metrics, the clock and the rating of finished games."""
 
     @property
     def node_id(self) -> str: ...
@@ -42,6 +43,8 @@ class TableServices(Protocol):
     def metrics(self) -> Metrics: ...
     @property
     def clock(self) -> Callable[[], float]: ...
+    @property
+    def rater(self) -> GameRater: ...
 
     #: Post-game reviews being worked out on the whole server (the advisor counts them).
     reviews_running: int

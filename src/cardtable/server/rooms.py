@@ -26,6 +26,7 @@ from ..core import (
     Game,
     GameState,
     IllegalMoveError,
+    Result,
     RulesBase,
     SerializationError,
 )
@@ -96,6 +97,9 @@ class Room:
         self.table_options = TableOptions.from_record(record.table_options)
         self.clock = TurnClock(self)
         self.chat = TableChat(self)
+        #: Moves bots played for human seats in game ``stand_in_game`` (ratings).
+        self.stand_in_moves: dict[int, int] = {}
+        self.stand_in_game = record.game_no
 
     # --- restore -----------------------------------------------------------------------
     def restore(self, moves: list[tuple[int, int, int]]) -> None:
@@ -385,6 +389,7 @@ class Room:
             raise RoomError("illegal_move", error.reason, refusal_fields(error, move)) from None
         result = state.result()
         version = self.version + 1
+        self.count_stand_in(seat, by)
         await self.fenced(
             self.table.storage.record_move(
                 self.code,
@@ -393,7 +398,7 @@ class Room:
                 seat,
                 action,
                 version,
-                None if result is None else result.to_json(),
+                None if result is None else self.result_json(result),
                 self.epoch,
             )
         )
@@ -410,6 +415,7 @@ class Room:
             log.debug("room %s: move", self.code, extra=fields)
         if result is not None:
             self.status = FINISHED
+            self.table.rater.rate_soon(self.code, self.game_no)
             log.info(
                 "room %s: game %d over",
                 self.code,
@@ -422,6 +428,20 @@ class Room:
         self.touch()
         self.clock.update()
         self.bots.schedule()
+
+    def count_stand_in(self, seat: int, by: str) -> None:
+        """Count a bot's move for a human seat (more than a few make a game unrated)."""
+        if self.stand_in_game != self.game_no:
+            self.stand_in_moves, self.stand_in_game = {}, self.game_no
+        if by != "human" and self.seats[seat].kind == SeatKind.HUMAN:
+            self.stand_in_moves[seat] = self.stand_in_moves.get(seat, 0) + 1
+
+    def result_json(self, result: Result) -> JSON:
+        """The stored result: the engine's, and the moves bots played for human seats."""
+        data = result.to_json()
+        if self.stand_in_moves:
+            data["stand_in_moves"] = {str(s): n for s, n in sorted(self.stand_in_moves.items())}
+        return data
 
     # --- table options ---------------------------------------------------------------
     async def set_table_options(self, host_token: str, changes: dict[str, Any]) -> None:

@@ -24,6 +24,7 @@ from .db.records import FencedError, RoomRecord
 from .errors import RoomError, option_refused
 from .metrics import Metrics
 from .protocol import SeatSpec, error_message
+from .rating_jobs import GameRater
 from .rooms import Room
 from .seats import LOBBY, Seat, seats_from_specs
 from .storage import Storage
@@ -56,6 +57,8 @@ class Table:
             config.node_id or (f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}")[:64]
         )
         self.metrics = Metrics()
+        #: Rates finished games (docs/players.md#ratings).
+        self.rater = GameRater(self.storage)
         self._leases: asyncio.Task[None] | None = None
         self._adopting: dict[str, asyncio.Lock] = {}
         #: Per room code: the task waiting for the room to be handed over to this node.
@@ -113,6 +116,7 @@ class Table:
         for task in list(self._dropping):
             with contextlib.suppress(Exception):
                 await task
+        await self.rater.settle()
         try:
             await self.storage.release_rooms(self.node_id, held)
         except Exception:
@@ -476,3 +480,7 @@ class Table:
                 await self.sweep()  # each expired room is logged
             except Exception:
                 log.exception("sweeping rooms failed")
+            try:
+                await self.rater.catch_up()
+            except Exception:
+                log.exception("rating the unjudged games failed")

@@ -13,7 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from ...core import JSON
 from .database import Database
 from .records import UserRecord
-from .tables import games, rooms, seat_claims, sessions, throttles, users
+from .tables import games, ratings, rooms, seat_claims, sessions, throttles, users
 
 _USER = (users.c.id, users.c.name, users.c.password_hash, users.c.created_at)
 
@@ -134,9 +134,9 @@ class AccountRows(Database):
             return [(row.room_code, row.seat) for row in result]
 
     async def delete_user(self, user_id: int, neutral_name: str) -> None:
-        """Forget a user: their sessions, their claims and their row. The games of the
-        seats they claimed stay, the seat called ``neutral_name`` in the stored games and
-        rooms."""
+        """Forget a user: their sessions, their claims, their ratings and their row. The
+        games of the seats they claimed stay, the seat called ``neutral_name`` in the stored
+        games and rooms."""
         async with self._engine().begin() as connection:
             claims = await connection.execute(
                 sa.select(seat_claims.c.room_code, seat_claims.c.seat).where(
@@ -147,6 +147,7 @@ class AccountRows(Database):
                 await _rename_seat(connection, code, seat, neutral_name)
             await connection.execute(seat_claims.delete().where(seat_claims.c.user_id == user_id))
             await connection.execute(sessions.delete().where(sessions.c.user_id == user_id))
+            await connection.execute(ratings.delete().where(ratings.c.user_id == user_id))
             await connection.execute(users.delete().where(users.c.id == user_id))
 
     async def throttle_hit(self, key: str, window: float, now: float) -> tuple[int, float]:

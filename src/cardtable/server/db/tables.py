@@ -56,6 +56,8 @@ games = sa.Table(
     sa.Column("result", sa.JSON, nullable=True),
     sa.Column("started_at", sa.Float, nullable=False),
     sa.Column("finished_at", sa.Float, nullable=True),
+    # The ratings' catch-up looks for the games finished lately (migration 0005).
+    sa.Index("ix_games_finished", "finished_at"),
 )
 
 moves = sa.Table(
@@ -122,4 +124,41 @@ throttles = sa.Table(
     sa.Column("key", sa.String(100), primary_key=True),
     sa.Column("window_start", sa.Float, nullable=False),
     sa.Column("count", sa.Integer, nullable=False),
+)
+
+# Ratings (migration 0005, docs/players.md#ratings): people and bot levels on one ladder.
+
+#: Length of ``ratings.player``: ``user:<id>`` or ``bot:<level>``.
+PLAYER_LENGTH = 40
+
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("ladder", sa.String(16), primary_key=True),
+    sa.Column("player", sa.String(PLAYER_LENGTH), primary_key=True),
+    # The account of a person's rating (None for a bot level): deleted with it.
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    # mu - 2 sigma: what leaderboards rank by (cardtable.server.ratings.score).
+    sa.Column("score", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("wins", sa.Integer, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
+    sa.Index("ix_ratings_board", "ladder", "score"),
+    sa.Index("ix_ratings_user", "user_id"),
+)
+
+#: Every finished game judged for a ladder, once: the key makes a second attempt a no-op.
+rated_games = sa.Table(
+    "rated_games",
+    metadata,
+    sa.Column("room_code", sa.String(16), primary_key=True),
+    sa.Column("game_no", sa.Integer, primary_key=True),
+    # None: the game is unrated, for ``reason``.
+    sa.Column("ladder", sa.String(16), nullable=True),
+    sa.Column("reason", sa.String(32), nullable=True),
+    # Each player's rating before and after (a rated game), the history of ratings.
+    sa.Column("changes", sa.JSON, nullable=False),
+    sa.Column("rated_at", sa.Float, nullable=False),
 )

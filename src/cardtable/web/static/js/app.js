@@ -5,6 +5,7 @@ import { h, listen, patch, retranslateToast, toast, unpressed } from "./dom.js";
 import { formatNames, has, language, loadLanguage, missingKeys, preferredLanguage, t } from "./i18n.js";
 import { icon } from "./icons.js";
 import { fitBoard } from "./layout.js";
+import { renderLeaderboard } from "./leaderboard.js";
 import { optionFields } from "./options.js";
 import { errorText, openRoom, seatName } from "./room.js";
 import * as skipbo from "./skipbo.js";
@@ -37,6 +38,7 @@ function nav() {
     h("a", { href: "#/" }, t("web.nav.home")),
     h("a", { href: "#/rules/skyjo" }, t("web.rules.skyjo_title")),
     h("a", { href: "#/rules/skipbo" }, t("web.rules.skipbo_title")),
+    h("a", { href: "#/leaderboard", id: "leaderboard-link" }, t("web.nav.leaderboard")),
     h("a", { href: "#/account", id: "account-link" }, accountName() || t("web.nav.account")));
   document.getElementById("lang-label").textContent = t("web.nav.language");
   document.getElementById("lang").value = language();
@@ -236,6 +238,9 @@ function route() {
   } else if (parts[0] === "account") {
     document.title = `${t("web.account.title")} · cardtable`;
     renderAccount(app, route);
+  } else if (parts[0] === "leaderboard") {
+    document.title = `${t("web.board.title")} · cardtable`;
+    renderLeaderboard(app, parts[1]);
   } else if (parts[0] === "rules" && parts[1]) {
     document.title = `${t(`web.rules.${parts[1]}_title`)} · cardtable`;
     renderRules(parts[1]);

@@ -1,0 +1,315 @@
+"""Ratings (docs/players.md#ratings): which games are rated, the model's numbers, and
+rating a finished game exactly once, on SQLite and PostgreSQL, including the attacks of
+the issue: a rated result replayed twice, one account in two seats of a rated table."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from cardtable.games import get_game
+from cardtable.server.db.tables import games, rated_games, ratings, seat_claims, users
+from cardtable.server.rating_jobs import CATCH_UP_SECONDS, RECENT_SECONDS, GameRater
+from cardtable.server.ratings import (
+    BOT_SEEDS,
+    MAX_STAND_IN_MOVES,
+    displayed,
+    ladder_of,
+    rate,
+    seed,
+    verdict,
+)
+from cardtable.server.storage import Storage
+
+HUMAN = {"kind": "human", "bot": None, "name": "Ann", "taken": True}
+
+
+def bot(name: str) -> dict[str, Any]:
+    return {"kind": "bot", "bot": name, "name": None, "taken": False}
+
+
+WON = {"winners": [0], "scores": [40, 90], "blocked": False}
+THREE = {"winners": [0], "scores": [10, 20, 30], "blocked": False}
+
+
+# --- which games are rated ------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("game", "rules", "ladder"),
+    [
+        ("skyjo", {"players": 4}, "skyjo"),
+        ("skyjo", {"players": 8}, "skyjo"),
+        ("skyjo", {"players": 2, "end_score": 60}, None),
+        ("skyjo", {"players": 3, "rows_rule": True}, None),
+        ("skipbo", {"players": 2}, "skipbo"),
+        ("skipbo", {"players": 6}, "skipbo"),
+        ("skipbo", {"players": 4, "teams": True}, "skipbo-teams"),
+        ("skipbo", {"players": 2, "stock_size": 5}, None),
+        ("skipbo", {"players": 2, "edition": 1}, None),
+        ("skipbo", {"players": 3, "rounds": True}, None),
+        ("skipbo", {"players": 9}, None),  # not even valid rules
+        ("chess", {"players": 2}, None),
+    ],
+)
+def test_ladder_of_standard_rules_only(game, rules, ladder):
+    assert ladder_of(game, stored_rules(game, rules)) == ladder
+
+
+def test_a_record_without_edition_was_played_under_edition_1():
+    assert ladder_of("skipbo", {"players": 2}) is None
+
+
+def stored_rules(game: str, options: dict[str, Any]) -> dict[str, Any]:
+    """Rules as a game's row stores them (every field), or as given when invalid."""
+    try:
+        stored: dict[str, Any] = get_game(game).rules_from_json(options).to_json()
+    except (KeyError, ValueError):
+        return options
+    return stored
+
+
+def test_verdict_rates_accounts_against_bot_levels():
+    judged = verdict("skyjo", {"players": 2}, [HUMAN, bot("hard")], WON, {0: 7})
+    assert (judged.ladder, judged.players, judged.reason) == ("skyjo", ("user:7", "bot:hard"), None)
+
+
+@pytest.mark.parametrize(
+    ("rules", "seats", "result", "claims", "reason"),
+    [
+        ({"players": 2, "end_score": 50}, [HUMAN, bot("hard")], WON, {0: 7}, "non_standard_rules"),
+        ({"players": 2}, [HUMAN, bot("hard")], WON, {}, "guest_seat"),
+        ({"players": 2}, [HUMAN, HUMAN], WON, {0: 7, 1: 7}, "same_player"),
+        ({"players": 2}, [HUMAN, bot("random")], WON, {0: 7}, "unrated_bot"),
+        ({"players": 2}, [bot("hard"), bot("greedy")], WON, {}, "no_account"),
+        ({"players": 2}, [HUMAN, bot("hard")], {**WON, "blocked": True}, {0: 7}, "blocked"),
+        ({"players": 2}, [HUMAN, bot("hard")], {**WON, "winners": []}, {0: 7}, "blocked"),
+        (
+            {"players": 2},
+            [HUMAN, bot("hard")],
+            {**WON, "stand_in_moves": {"0": MAX_STAND_IN_MOVES + 1}},
+            {0: 7},
+            "taken_over",
+        ),
+    ],
+)
+def test_verdict_says_why_a_game_is_unrated(rules, seats, result, claims, reason):
+    judged = verdict("skyjo", rules, seats, result, claims)
+    assert (judged.ladder, judged.reason) == (None, reason)
+
+
+def test_a_few_stand_in_moves_are_forgiven():
+    result = {**WON, "stand_in_moves": {"0": MAX_STAND_IN_MOVES}}
+    assert verdict("skyjo", {"players": 2}, [HUMAN, bot("hard")], result, {0: 7}).ladder
+
+
+def test_displayed_scale_and_bot_seeds():
+    assert displayed(25.0, 25 / 3) == (1500, 491)
+    for ladder, levels in BOT_SEEDS.items():
+        for level, points in levels.items():
+            assert displayed(*seed(ladder, f"bot:{level}")) == (points, 59)
+    assert BOT_SEEDS["skipbo"]["medium"] == 1500
+
+
+# --- rating a game in the database ----------------------------------------------------
+def _url(tmp_path, database: str | None) -> str:
+    return database or f"sqlite+aiosqlite:///{tmp_path}/ratings.db"
+
+
+async def _finished_game(
+    storage: Storage,
+    code: str,
+    *,
+    seats: list[dict[str, Any]],
+    claims: dict[int, int],
+    rules: dict[str, Any] | None = None,
+    result: dict[str, Any] | None = None,
+    game: str = "skyjo",
+) -> None:
+    async with storage._engine().begin() as connection:
+        for user_id in sorted(set(claims.values())):
+            exists = await connection.execute(sa.select(users.c.id).where(users.c.id == user_id))
+            if exists.first() is None:
+                await connection.execute(
+                    users.insert().values(
+                        id=user_id,
+                        name=f"P{user_id}",
+                        name_key=f"p{user_id}",
+                        password_hash="x",
+                        created_at=0.0,
+                    )
+                )
+        await connection.execute(
+            games.insert().values(
+                room_code=code,
+                game_no=1,
+                game=game,
+                rules=stored_rules(game, rules or {"players": len(seats)}),
+                seats=seats,
+                seed=1,
+                result=WON if result is None else result,
+                started_at=1.0,
+                finished_at=2.0,
+            )
+        )
+        for seat, user_id in claims.items():
+            await connection.execute(
+                seat_claims.insert().values(
+                    room_code=code, seat=seat, user_id=user_id, claimed_at=1.0
+                )
+            )
+
+
+def with_storage(
+    tmp_path: Any, database: str | None, check: Callable[[Storage], Awaitable[None]]
+) -> None:
+    """Run ``check`` on a storage opened on the test's database, closed afterwards."""
+
+    async def scenario() -> None:
+        storage = Storage(_url(tmp_path, database), writer_thread=False)
+        await storage.open()
+        try:
+            await check(storage)
+        finally:
+            await storage.close()
+
+    asyncio.run(scenario())
+
+
+async def _table(storage: Storage, table: sa.Table) -> list[tuple[Any, ...]]:
+    async with storage._engine().connect() as connection:
+        rows = await connection.execute(sa.select(table).order_by(*table.primary_key.columns))
+        return [tuple(row) for row in rows]
+
+
+def test_a_rated_game_moves_both_ratings_once(tmp_path, database):
+    async def check(storage: Storage) -> None:
+        await _finished_game(storage, "AAAAAA", seats=[HUMAN, bot("hard")], claims={0: 7})
+        judged = await storage.rate_game("AAAAAA", 1, 10.0)
+        assert judged is not None and judged.ladder == "skyjo"
+        rows = {row.player: row for row in await storage.ladder_rows("skyjo", ["user:7"])}
+        person = rows["user:7"]
+        assert person.mu > 25 and person.sigma < 25 / 3
+        assert (person.games, person.wins, person.name) == (1, 1, "P7")
+        (hard,) = await storage.ladder_rows("skyjo", ["bot:hard"])
+        assert hard.mu < seed("skyjo", "bot:hard")[0] and (hard.games, hard.wins) == (1, 0)
+        recorded = await storage.rated_game("AAAAAA", 1)
+        assert recorded is not None and recorded["ladder"] == "skyjo"
+        assert [c["player"] for c in recorded["changes"]] == ["bot:hard", "user:7"]
+        # The same result again (replayed, or a second node): no effect at all.
+        before = await _table(storage, ratings), await _table(storage, rated_games)
+        assert await storage.rate_game("AAAAAA", 1, 20.0) is None
+        assert (await _table(storage, ratings), await _table(storage, rated_games)) == before
+        assert await storage.unjudged_games(0.0) == []
+        # A deleted account's ratings go with it; the bots' stay.
+        await storage.delete_user(7, "Former player")
+        assert await storage.ladder_rows("skyjo", ["user:7", "bot:hard"]) == [hard]
+
+    with_storage(tmp_path, database, check)
+
+
+def test_unrated_games_change_no_rating(tmp_path, database):
+    async def check(storage: Storage) -> None:
+        await _finished_game(
+            storage,
+            "BBBBBB",
+            seats=[HUMAN, bot("hard")],
+            claims={0: 7},
+            rules={"players": 2, "end_score": 50},
+        )
+        await _finished_game(storage, "CCCCCC", seats=[HUMAN, HUMAN], claims={0: 7, 1: 7})
+        assert sorted(await storage.unjudged_games(0.0)) == [("BBBBBB", 1), ("CCCCCC", 1)]
+        nonstandard = await storage.rate_game("BBBBBB", 1, 10.0)
+        twice = await storage.rate_game("CCCCCC", 1, 10.0)
+        assert nonstandard is not None and nonstandard.reason == "non_standard_rules"
+        assert twice is not None and twice.reason == "same_player"
+        assert await _table(storage, ratings) == []
+        recorded = await storage.rated_game("CCCCCC", 1)
+        assert recorded == {"ladder": None, "reason": "same_player", "changes": []}
+        assert await storage.unjudged_games(0.0) == []
+
+    with_storage(tmp_path, database, check)
+
+
+def test_an_unfinished_game_is_not_judged(tmp_path, database):
+    async def check(storage: Storage) -> None:
+        await _finished_game(storage, "DDDDDD", seats=[HUMAN, bot("hard")], claims={0: 7})
+        async with storage._engine().begin() as connection:
+            await connection.execute(games.update().values(result=None, finished_at=None))
+        assert await storage.rate_game("DDDDDD", 1, 10.0) is None
+        assert await storage.rated_game("DDDDDD", 1) is None  # it can be rated later
+
+    with_storage(tmp_path, database, check)
+
+
+def test_racing_attempts_rate_a_game_once(tmp_path, database):
+    """Two attempts at once (two nodes on PostgreSQL, two connections on SQLite): the
+    key decides, one applies the game and the other changes nothing."""
+
+    async def scenario() -> None:
+        url = _url(tmp_path, database)
+        first = Storage(url, writer_thread=False)
+        await first.open()
+        second = first
+        if database is not None:
+            second = Storage(url, writer_thread=False)
+            await second.open()
+        try:
+            seats = [HUMAN, bot("greedy"), HUMAN]
+            codes = [f"RACE{index:02d}" for index in range(5)]
+            for code in codes:
+                await _finished_game(first, code, seats=seats, claims={0: 7, 2: 8}, result=THREE)
+            attempts = [s.rate_game(code, 1, 10.0) for code in codes for s in (first, second)]
+            judged = await asyncio.gather(*attempts)
+            assert sum(1 for j in judged if j is not None) == len(codes)
+            players = ["user:7", "user:8", "bot:medium"]
+            rows = {row.player: row for row in await first.ladder_rows("skyjo", players)}
+            assert {p: (r.games, r.wins) for p, r in rows.items()} == {
+                "user:7": (5, 5),
+                "user:8": (5, 0),
+                "bot:medium": (5, 0),
+            }
+        finally:
+            if second is not first:
+                await second.close()
+            await first.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_game_its_node_did_not_rate_is_caught_up_once(tmp_path, database):
+    """The node that ended the game stopped before rating it: any node's sweep does."""
+
+    async def check(storage: Storage) -> None:
+        await _finished_game(storage, "EEEEEE", seats=[HUMAN, bot("hard")], claims={0: 7})
+        rater = GameRater(storage, clock=lambda: 1.0 + CATCH_UP_SECONDS)
+        assert await rater.catch_up() == 1
+        recorded = await storage.rated_game("EEEEEE", 1)
+        assert recorded is not None and recorded["ladder"] == "skyjo"
+        assert await rater.catch_up() == 0
+        # After its first look a node looks back a quarter of an hour only.
+        await _finished_game(storage, "FFFFFF", seats=[HUMAN, bot("hard")], claims={0: 7})
+        assert await rater.catch_up() == 0
+        assert await GameRater(storage, clock=lambda: 1.0 + RECENT_SECONDS).catch_up() == 1
+
+    with_storage(tmp_path, database, check)
+
+
+def test_teams_rise_and_fall_together():
+    players = ("user:1", "user:2", "user:3", "user:4")
+    before = dict.fromkeys(players, (25.0, 25 / 3))
+    after = rate("skipbo-teams", players, {"winners": [0, 2]}, before)
+    assert after["user:1"] == after["user:3"] and after["user:2"] == after["user:4"]
+    assert after["user:1"][0] > 25 > after["user:2"][0]
+
+
+def test_skyjo_ranks_every_seat_by_its_score():
+    players = ("user:1", "user:2", "user:3")
+    before = dict.fromkeys(players, (25.0, 25 / 3))
+    result = {"winners": [2], "scores": [60, 101, 12]}
+    after = rate("skyjo", players, result, before)
+    assert after["user:3"][0] > after["user:1"][0] > after["user:2"][0]
+    tied = rate("skyjo", players, {"winners": [2], "scores": [60, 60, 12]}, before)
+    assert tied["user:1"] == tied["user:2"]
