@@ -284,7 +284,7 @@ def test_a_game_its_node_did_not_rate_is_caught_up_once(tmp_path, database):
 
     async def check(storage: Storage) -> None:
         await _finished_game(storage, "EEEEEE", seats=[HUMAN, bot("hard")], claims={0: 7})
-        rater = GameRater(storage, clock=lambda: 1.0 + CATCH_UP_SECONDS)
+        rater = GameRater(storage, "node-test", clock=lambda: 1.0 + CATCH_UP_SECONDS)
         assert await rater.catch_up() == 1
         recorded = await storage.rated_game("EEEEEE", 1)
         assert recorded is not None and recorded["ladder"] == "skyjo"
@@ -292,7 +292,8 @@ def test_a_game_its_node_did_not_rate_is_caught_up_once(tmp_path, database):
         # After its first look a node looks back a quarter of an hour only.
         await _finished_game(storage, "FFFFFF", seats=[HUMAN, bot("hard")], claims={0: 7})
         assert await rater.catch_up() == 0
-        assert await GameRater(storage, clock=lambda: 1.0 + RECENT_SECONDS).catch_up() == 1
+        recent = GameRater(storage, "node-test", clock=lambda: 1.0 + RECENT_SECONDS)
+        assert await recent.catch_up() == 1
 
     with_storage(tmp_path, database, check)
 

@@ -26,8 +26,12 @@ RECENT_SECONDS = 900.0
 class GameRater:
     """The ratings of one node's finished games."""
 
-    def __init__(self, storage: Storage, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, storage: Storage, node_id: str, clock: Callable[[], float] = time.time
+    ) -> None:
         self.storage = storage
+        #: Named in every log record, as a room's records name their node.
+        self.node_id = node_id
         self.clock = clock
         self._tasks: set[asyncio.Task[None]] = set()
         self._window = CATCH_UP_SECONDS
@@ -43,7 +47,12 @@ class GameRater:
             judged = await self.storage.rate_game(code, game_no, self.clock())
         except Exception:
             # The catch-up tries again; the key keeps it to once.
-            log.exception("room %s: rating game %d failed", code, game_no)
+            log.exception(
+                "room %s: rating game %d failed",
+                code,
+                game_no,
+                extra={"room": code, "node": self.node_id, "game_no": game_no},
+            )
             return
         if judged is not None:
             log.info(
@@ -51,7 +60,12 @@ class GameRater:
                 code,
                 game_no,
                 f"rated on {judged.ladder}" if judged.ladder else f"unrated ({judged.reason})",
-                extra={"room": code, "game_no": game_no, "ladder": judged.ladder},
+                extra={
+                    "room": code,
+                    "node": self.node_id,
+                    "game_no": game_no,
+                    "ladder": judged.ladder,
+                },
             )
 
     async def catch_up(self) -> int:

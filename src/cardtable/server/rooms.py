@@ -433,7 +433,7 @@ class Room:
         """Count a bot's move for a human seat (more than a few make a game unrated)."""
         if self.stand_in_game != self.game_no:
             self.stand_in_moves, self.stand_in_game = {}, self.game_no
-        if by != "human" and self.seats[seat].kind == SeatKind.HUMAN:
+        if by != SeatKind.HUMAN and self.seats[seat].kind == SeatKind.HUMAN:
             self.stand_in_moves[seat] = self.stand_in_moves.get(seat, 0) + 1
 
     def result_json(self, result: Result) -> JSON:

@@ -58,7 +58,7 @@ class Table:
         )
         self.metrics = Metrics()
         #: Rates finished games (docs/players.md#ratings).
-        self.rater = GameRater(self.storage)
+        self.rater = GameRater(self.storage, self.node_id)
         self._leases: asyncio.Task[None] | None = None
         self._adopting: dict[str, asyncio.Lock] = {}
         #: Per room code: the task waiting for the room to be handed over to this node.
