@@ -137,6 +137,13 @@ def test_the_page_is_installable_and_caches_only_versioned_files(server, browser
         paths = cached[f"cardtable-{ASSET_VERSION}"]
         assert "/offline" in paths and ASSETS + "js/app.js" in paths
         assert all(p == "/offline" or p.startswith(ASSETS) for p in paths), paths
+        # A media element's ranges go to the network and are not kept (a 206 is no file).
+        ranged = page.evaluate(
+            f"fetch('{ASSETS}sounds/turn.wav', {{headers: {{Range: 'bytes=0-9'}}}})"
+            ".then((r) => r.status)"
+        )
+        assert ranged in (200, 206)
+        assert ASSETS + "sounds/turn.wav" not in page.evaluate(CACHED)[f"cardtable-{ASSET_VERSION}"]
         assert errors == []
     finally:
         context.close()
@@ -202,3 +209,17 @@ def test_a_new_deployment_serves_fresh_assets_and_drops_the_old_cache(tmp_path, 
         # The server no longer serves the old version (nor does the worker keep it: above).
         assert httpx.get(f"{base}/static/v/{old}/js/app.js").status_code == 404
         assert page.errors == []
+
+
+def test_the_phone_going_offline_and_online_again_returns_to_the_table(server, browser):
+    page = new_page(browser, server, lang="de")
+    controlled(page)
+    code = create_table(page, "skipbo", "Anna", {"players": 2}, ["human"])
+    page.context.set_offline(True)
+    page.reload()
+    page.wait_for_selector("body[data-offline='de']", timeout=TIMEOUT)
+    assert page.inner_text("section[lang='de'] h1") == web_catalog("de")["web.offline.title"]
+    page.context.set_offline(False)  # the "online" event: it asks again at once
+    page.wait_for_selector("#room-code", timeout=TIMEOUT)
+    assert page.inner_text("#room-code") == code
+    assert page.errors == []

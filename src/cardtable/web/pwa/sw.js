@@ -37,7 +37,10 @@ async function asset(request) {
   const kept = await cache.match(request);
   if (kept) return kept;
   const response = await fetch(request);
-  if (response.ok && response.type === "basic") await cache.put(request, response.clone());
+  // Only a whole file is kept (never a 206 part of one, nor an error).
+  if (response.status === 200 && response.type === "basic") {
+    cache.put(request, response.clone()).catch(() => {});
+  }
   return response;
 }
 
@@ -62,6 +65,9 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   if (request.mode === "navigate") event.respondWith(navigate(request));
-  else if (url.pathname.startsWith(ASSETS) && !url.search) event.respondWith(asset(request));
-  // Anything else (/api, /ws, /i18n, /health, unversioned files) is left to the network.
+  else if (url.pathname.startsWith(ASSETS) && !url.search && !request.headers.has("range")) {
+    event.respondWith(asset(request));
+  }
+  // Anything else (/api, /ws, /i18n, /health, unversioned files, a media element's
+  // ranges) is left to the network.
 });
