@@ -211,14 +211,15 @@ def test_a_new_deployment_serves_fresh_assets_and_drops_the_old_cache(tmp_path, 
         assert page.errors == []
 
 
-def test_the_phone_going_offline_and_online_again_returns_to_the_table(server, browser):
-    page = new_page(browser, server, lang="de")
+def test_the_phone_going_offline_and_online_again_returns_to_the_table(server, browser, shots):
+    page = new_page(browser, server, lang="de", width=375)
     controlled(page)
     code = create_table(page, "skipbo", "Anna", {"players": 2}, ["human"])
     page.context.set_offline(True)
     page.reload()
     page.wait_for_selector("body[data-offline='de']", timeout=TIMEOUT)
     assert page.inner_text("section[lang='de'] h1") == web_catalog("de")["web.offline.title"]
+    page.screenshot(path=shots / "offline-page-phone-de.png")
     page.context.set_offline(False)  # the "online" event: it asks again at once
     page.wait_for_selector("#room-code", timeout=TIMEOUT)
     assert page.inner_text("#room-code") == code

@@ -123,7 +123,7 @@ def render_offline(version: str) -> str:
         f'<link rel="icon" href="{assets}favicon.svg" type="image/svg+xml">\n'
         f'<link rel="stylesheet" href="{assets}offline.css">\n'
         f'<script type="module" src="{assets}offline.js"></script>\n'
-        "</head>\n<body>\n" + "".join(sections) + "</body>\n</html>\n"
+        "</head>\n<body>\n<main>\n" + "".join(sections) + "</main>\n</body>\n</html>\n"
     )
 
 
