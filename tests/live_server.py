@@ -19,12 +19,18 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_server(data_dir: Path, **settings: Any) -> Iterator[str]:
-    """Serve the app with test-friendly settings (no bot pause, no rate limit); yield its URL."""
+def running_server(
+    data_dir: Path, *, port: int | None = None, version: str | None = None, **settings: Any
+) -> Iterator[str]:
+    """Serve the app with test-friendly settings (no bot pause, no rate limit); yield its URL.
+    ``port``: a given one (a server started again at the same address); ``version``: the
+    web table's assets under another version than their digest (a new deployment)."""
     import uvicorn
 
     from cardtable.online import create_app
+    from cardtable.server.app import create_app as create_server_app
     from cardtable.server.config import ServerConfig
+    from cardtable.web import web_routes
 
     options: dict[str, Any] = {
         "bot_pause": 0.0,
@@ -34,10 +40,16 @@ def running_server(data_dir: Path, **settings: Any) -> Iterator[str]:
         "sweep_seconds": 3600.0,
     }
     options.update(settings)
-    port = free_port()
+    config = ServerConfig(data_dir=data_dir, **options)
+    app = (
+        create_app(config)
+        if version is None
+        else create_server_app(config, front=web_routes(version))
+    )
+    port = port or free_port()
     server = uvicorn.Server(
         uvicorn.Config(
-            create_app(ServerConfig(data_dir=data_dir, **options)),
+            app,
             host="127.0.0.1",
             port=port,
             log_level="warning",

@@ -65,3 +65,11 @@ def test_a_table(server, browser, game):
         stock = page.get_attribute('[data-id="stock:0"]', "aria-label")
         assert re.fullmatch(r"Your stock pile: top card (\d+|Skip-Bo card), 5 cards", stock), stock
     page.context.close()
+
+
+def test_the_offline_page(server, browser):
+    page = new_page(browser, server, lang="it")
+    page.goto(server + "/offline")
+    page.wait_for_selector("body[data-offline='it']", timeout=TIMEOUT)
+    assert serious(page) == []
+    page.context.close()

@@ -268,6 +268,19 @@ async function main() {
   window.addEventListener("hashchange", route);
   route();
   document.body.dataset.ready = "1";
+  installable();
+}
+
+// The service worker (/sw.js, scope "/"): the page can be installed on a phone's home
+// screen, its versioned files load from the phone, and a table that cannot be reached
+// shows the offline page, which returns here when it answers. Only over HTTPS or on
+// localhost; without it the page works as before. Each visit asks for the worker again
+// (a browser may put its own check off): a new deployment takes over at once.
+function installable() {
+  if (!("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.register("/sw.js", { scope: "/" })
+    .then((registration) => registration.active && registration.update())
+    .catch(() => {});
 }
 
 main();
