@@ -7,6 +7,7 @@ import { icon } from "./icons.js";
 import { fitBoard } from "./layout.js";
 import { renderLeaderboard } from "./leaderboard.js";
 import { optionFields } from "./options.js";
+import { renderPublicLobby } from "./publiclobby.js";
 import { errorText, openRoom, seatName } from "./room.js";
 import * as skipbo from "./skipbo.js";
 import * as skyjo from "./skyjo.js";
@@ -38,6 +39,7 @@ function nav() {
     h("a", { href: "#/" }, t("web.nav.home")),
     h("a", { href: "#/rules/skyjo" }, t("web.rules.skyjo_title")),
     h("a", { href: "#/rules/skipbo" }, t("web.rules.skipbo_title")),
+    h("a", { href: "#/lobby", id: "lobby-link" }, t("web.nav.lobby")),
     h("a", { href: "#/leaderboard", id: "leaderboard-link" }, t("web.nav.leaderboard")),
     h("a", { href: "#/account", id: "account-link" }, accountName() || t("web.nav.account")));
   document.getElementById("lang-label").textContent = t("web.nav.language");
@@ -238,6 +240,9 @@ function route() {
   } else if (parts[0] === "account") {
     document.title = `${t("web.account.title")} · cardtable`;
     renderAccount(app, route);
+  } else if (parts[0] === "lobby") {
+    document.title = `${t("web.publobby.title")} · cardtable`;
+    renderPublicLobby(app);
   } else if (parts[0] === "leaderboard") {
     document.title = `${t("web.board.title")} · cardtable`;
     renderLeaderboard(app, parts[1]);
