@@ -29,6 +29,7 @@ from .http_api import client_address, error_response
 from .limits import AddressBuckets
 from .ratings import bot_player, displayed, ladder_of, level_of_bot, seed, user_player
 from .seats import Seat
+from .storage import Storage
 from .table import Table
 from .tableopts import TableOptions
 
@@ -77,11 +78,11 @@ class LobbyApi:
             )
         storage = self.table.storage
         waiting = await storage.public_rooms(RoomStatus.LOBBY, game, MAX_READ)
-        open_rooms = [room for room in waiting if _free(room) > 0]
-        open_rooms.sort(key=lambda room: (_free(room), room.created_at))
+        open_rooms = [room for room in waiting if seats_free(room) > 0]
+        open_rooms.sort(key=lambda room: (seats_free(room), room.created_at))
         playing = await storage.public_rooms(RoomStatus.PLAYING, game, limit)
         listed = open_rooms[:limit] + playing
-        ratings = await self._ratings(listed)
+        ratings = await seat_ratings(storage, listed)
         return JSONResponse(
             {
                 "open": [_entry(room, ratings) for room in open_rooms[:limit]],
@@ -91,27 +92,30 @@ class LobbyApi:
             headers={"Cache-Control": "no-store"},
         )
 
-    async def _ratings(self, listed: list[PublicRoom]) -> dict[tuple[str, int], int | None]:
-        """(room, seat) -> the displayed rating of who sits there (None: none)."""
-        claims = await self.table.storage.seat_claims_of([room.code for room in listed])
-        wanted: dict[str, dict[tuple[str, int], str]] = {}
-        for room in listed:
-            ladder = ladder_of(room.game, room.rules)
-            if ladder is None:
-                continue
-            for index, data in enumerate(room.seats):
-                player = _player(room.code, index, data, claims)
-                if player is not None:
-                    wanted.setdefault(ladder, {})[(room.code, index)] = player
-        found: dict[tuple[str, int], int | None] = {}
-        for ladder, players in wanted.items():
-            rows = await self.table.storage.ladder_rows(ladder, sorted(set(players.values())))
-            by_player: dict[str, RatingRow] = {row.player: row for row in rows}
-            for key, player in players.items():
-                row = by_player.get(player)
-                mu, sigma = seed(ladder, player) if row is None else (row.mu, row.sigma)
-                found[key] = displayed(mu, sigma)[0]
-        return found
+
+async def seat_ratings(
+    storage: Storage, listed: list[PublicRoom]
+) -> dict[tuple[str, int], int | None]:
+    """(room, seat) -> the displayed rating of who sits there (missing: none)."""
+    claims = await storage.seat_claims_of([room.code for room in listed])
+    wanted: dict[str, dict[tuple[str, int], str]] = {}
+    for room in listed:
+        ladder = ladder_of(room.game, room.rules)
+        if ladder is None:
+            continue
+        for index, data in enumerate(room.seats):
+            player = _player(room.code, index, data, claims)
+            if player is not None:
+                wanted.setdefault(ladder, {})[(room.code, index)] = player
+    found: dict[tuple[str, int], int | None] = {}
+    for ladder, players in wanted.items():
+        rows = await storage.ladder_rows(ladder, sorted(set(players.values())))
+        by_player: dict[str, RatingRow] = {row.player: row for row in rows}
+        for key, player in players.items():
+            row = by_player.get(player)
+            mu, sigma = seed(ladder, player) if row is None else (row.mu, row.sigma)
+            found[key] = displayed(mu, sigma)[0]
+    return found
 
 
 def _player(code: str, index: int, data: JSON, claims: dict[tuple[str, int], int]) -> str | None:
@@ -123,7 +127,7 @@ def _player(code: str, index: int, data: JSON, claims: dict[tuple[str, int], int
     return None if user is None else user_player(user)
 
 
-def _free(room: PublicRoom) -> int:
+def seats_free(room: PublicRoom) -> int:
     return sum(1 for data in room.seats if _is_free(data))
 
 
@@ -145,7 +149,7 @@ def _entry(room: PublicRoom, ratings: dict[tuple[str, int], int | None]) -> JSON
         "rules": room.rules,
         "table": TableOptions.from_record(room.table_options).to_json(),
         "status": room.status,
-        "seats_free": _free(room),
+        "seats_free": seats_free(room),
         "seats": seats,
     }
 
