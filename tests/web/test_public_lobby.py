@@ -42,3 +42,45 @@ def test_a_public_room_is_listed_then_leaves_the_list_when_it_fills(server, brow
     assert watcher.evaluate("location.hash") == f"#/room/{code}/watch"
     for page in (host, watcher, guest):
         assert page.errors == []
+
+
+def test_two_browsers_press_play_now_and_land_at_one_table(server, browser):
+    first, second = new_page(browser, server), new_page(browser, server, lang="de")
+    for page, name in ((first, "Ann"), (second, "Bea")):
+        open_lobby(page)
+        page.fill("#quick-name", name)
+    first.click("#play-now-skipbo")
+    first.wait_for_selector("#room-code", timeout=TIMEOUT)
+    code = first.inner_text("#room-code")
+    first.wait_for_selector("#quick-wait", timeout=TIMEOUT)  # the host sees the wait
+    assert "Waiting for players" in first.inner_text("#quick-wait")
+    assert first.is_disabled("#quick-bots")  # bots only after the wait
+    second.click("#play-now-skipbo")
+    second.wait_for_selector("#room-code", timeout=TIMEOUT)
+    assert second.inner_text("#room-code") == code  # one table
+    start(first)  # both seats taken: the host may start
+    second.wait_for_selector(".board", timeout=TIMEOUT)
+    for page in (first, second):
+        assert page.errors == []
+
+
+def test_after_the_wait_bots_near_the_players_rating_take_the_empty_seats(server, browser):
+    page = new_page(browser, server)
+    open_lobby(page)
+    page.fill("#quick-name", "Solo")
+    page.click("#play-now-skyjo")
+    page.wait_for_selector("#quick-wait", timeout=TIMEOUT)
+    code = page.inner_text("#room-code")
+    # As if the wait were over (it is 20 s): the seat remembers when it began.
+    key = f"cardtable.room.{code}"
+    page.evaluate(
+        f"(() => {{ const s = JSON.parse(localStorage.getItem('{key}'));"
+        f" s.quick.since -= 60000; localStorage.setItem('{key}', JSON.stringify(s)); }})()"
+    )
+    page.reload()
+    page.wait_for_selector("#quick-bots:not([disabled])", timeout=TIMEOUT)
+    # The bot level rated closest to a new player's 1,500: medium.
+    assert page.inner_text("#quick-bots") == "Play with bots: Bot · medium (1,500)"
+    page.click("#quick-bots")
+    page.wait_for_selector(".board", timeout=TIMEOUT)
+    assert page.errors == []

@@ -3,7 +3,7 @@
 // click to watch. Polled: the list is one indexed query any node answers, so a page
 // asks every `poll_seconds` (5) while it is shown and visible, and backs off (doubling,
 // up to a minute) while the server refuses or does not answer.
-import { api, playerName, rememberSeat } from "./api.js";
+import { api, playerName, rememberName, rememberSeat } from "./api.js";
 import { h, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { errorText } from "./roomtext.js";
@@ -28,6 +28,29 @@ async function join(code) {
   if (!res.ok) { toast(() => errorText(res.data)); return; }
   rememberSeat(code, { seat: res.data.seat, token: res.data.token, name });
   location.hash = `#/room/${code}`;
+}
+
+// "Play now": a free seat in the open public room rated closest, else a new public room
+// this browser hosts (the room's lobby then shows the wait and, after it, the bots).
+async function playNow(game, raw) {
+  const name = raw.trim();
+  if (!name) { toast(() => t("web.error.bad_name")); return; }
+  rememberName(name);
+  const res = await api("/api/quickmatch", { method: "POST", body: { game, name } });
+  if (!res.ok) { toast(() => errorText(res.data)); return; }
+  const d = res.data;
+  const quick = d.host_token ? { bot: d.bot, wait: d.wait_seconds, since: Date.now() } : undefined;
+  rememberSeat(d.code, { seat: d.seat, token: d.token, host_token: d.host_token, name, quick });
+  location.hash = `#/room/${d.code}`;
+}
+
+function playNowForm() {
+  const input = h("input", { id: "quick-name", required: true, maxlength: window.cardtable.limits.name, value: playerName(), autocomplete: "nickname" });
+  const games = window.cardtable.games || [];
+  return h("form", { class: "quickmatch", id: "quick-form", onsubmit: (e) => e.preventDefault() },
+    h("label", { for: "quick-name" }, t("web.home.your_name")), " ", input, " ",
+    games.map((g) => h("button", { type: "button", class: "primary", id: `play-now-${g.game}`, onclick: () => playNow(g.game, input.value) },
+      t("web.quick.play_now", { game: g.title }))));
 }
 
 function roomItem(room, playing) {
@@ -57,6 +80,7 @@ export function renderPublicLobby(app) {
   app.replaceChildren(h("section", { class: "panel publiclobby" },
     h("h1", {}, t("web.publobby.title")),
     h("p", { class: "muted" }, t("web.publobby.help")),
+    playNowForm(),
     h("h2", {}, t("web.publobby.open")), openBox,
     h("h2", {}, t("web.publobby.playing")), playingBox, status));
   document.body.dataset.page = "lobby";
