@@ -9,10 +9,17 @@ from typing import Any
 
 import pytest
 
+from cardtable.server import lobby_api
 from cardtable.server.ratings import BOT_SEEDS
 
 from .helpers import connect, join, start
 from .test_accounts import browser, post, register
+
+
+@pytest.fixture(autouse=True)
+def fresh_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each look-up reads the database (a node reuses an answer for a second)."""
+    monkeypatch.setattr(lobby_api, "CACHE_SECONDS", 0.0)
 
 
 def lobby(http: Any, query: str = "") -> dict[str, Any]:
@@ -95,6 +102,15 @@ def test_the_fullest_room_is_listed_first(tmp_path):
         half = new_room(http, True, players=3, name="Ann")["code"]
         assert codes(lobby(http)) == [half, empty]
         assert codes(lobby(http, "?limit=1")) == [half]
+
+
+def test_a_node_reuses_an_answer_for_a_moment(tmp_path, monkeypatch):
+    monkeypatch.setattr(lobby_api, "CACHE_SECONDS", 60.0)
+    with browser(tmp_path) as http:
+        assert lobby(http)["open"] == []
+        code = new_room(http, True, name="Ann")["code"]
+        assert lobby(http)["open"] == []  # the answer of a moment ago
+        assert codes(lobby(http, "?limit=10")) == [code]  # another query: read anew
 
 
 @pytest.mark.parametrize(

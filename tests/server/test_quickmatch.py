@@ -13,7 +13,9 @@ import pytest
 from cardtable.server.ratings import SCALE, score
 
 from .test_accounts import browser, post, register
-from .test_public_lobby import codes, lobby
+from .test_public_lobby import codes, fresh_answers, lobby
+
+__all__ = ["fresh_answers"]  # each look-up of the lobby reads the database
 
 
 def play_now(http: Any, name: str, game: str = "skyjo", **fields: Any) -> dict[str, Any]:

@@ -7,8 +7,8 @@ seated with their displayed rating on the game's ladder (an account's, a bot lev
 their first rating until they played a rated game; None for a guest or another bot).
 Never a token, a seed or a card.
 
-Served by any node from the database (the index ``ix_rooms_lobby``), limited per
-client address like the other public look-ups.
+Served by any node from the database (the index ``ix_rooms_lobby``), each answer
+reused for a second, limited per client address like the other public look-ups.
 """
 
 from __future__ import annotations
@@ -42,6 +42,9 @@ MAX_READ = 1000
 #: every few seconds).
 BURST = 20
 PER_SECOND = 2.0
+#: Seconds a node reuses an answer (per query): however many pages poll it, a node
+#: reads the lobby at most once a second per query (docs/performance.md).
+CACHE_SECONDS = 1.0
 
 
 class LobbyApi:
@@ -49,7 +52,10 @@ class LobbyApi:
 
     def __init__(self, table: Table, clock: Callable[[], float] = time.monotonic) -> None:
         self.table = table
+        self.clock = clock
         self.buckets = AddressBuckets(PER_SECOND, BURST, clock)
+        #: (game, limit) -> (when, answer): the answers of the last second.
+        self._answers: dict[tuple[str | None, int], tuple[float, JSON]] = {}
 
     def routes(self) -> list[BaseRoute]:
         return [Route("/api/lobby", self.lobby)]
@@ -76,6 +82,16 @@ class LobbyApi:
                 f"limit is a whole number from 1 to {MAX_LIMIT}",
                 fields={"field": "limit", "allowed": f"1-{MAX_LIMIT}"},
             )
+        key = (game, limit)
+        now = self.clock()
+        cached = self._answers.get(key)
+        if cached is None or now - cached[0] >= CACHE_SECONDS:
+            if len(self._answers) > 100:
+                self._answers.clear()
+            cached = self._answers[key] = (now, await self._answer(game, limit))
+        return JSONResponse(cached[1], headers={"Cache-Control": "no-store"})
+
+    async def _answer(self, game: str | None, limit: int) -> JSON:
         storage = self.table.storage
         waiting = await storage.public_rooms(RoomStatus.LOBBY, game, MAX_READ)
         open_rooms = [room for room in waiting if seats_free(room) > 0]
@@ -83,14 +99,11 @@ class LobbyApi:
         playing = await storage.public_rooms(RoomStatus.PLAYING, game, limit)
         listed = open_rooms[:limit] + playing
         ratings = await seat_ratings(storage, listed)
-        return JSONResponse(
-            {
-                "open": [_entry(room, ratings) for room in open_rooms[:limit]],
-                "playing": [_entry(room, ratings) for room in playing],
-                "poll_seconds": 5,
-            },
-            headers={"Cache-Control": "no-store"},
-        )
+        return {
+            "open": [_entry(room, ratings) for room in open_rooms[:limit]],
+            "playing": [_entry(room, ratings) for room in playing],
+            "poll_seconds": 5,
+        }
 
 
 async def seat_ratings(
