@@ -1,11 +1,14 @@
 """The public lobby page in Chromium (#/lobby): a room its host makes public appears in
 the list of another browser by itself (polling), one click there takes its free seat,
 and the filled room leaves the list; once its game starts it is listed to watch, and
-one click opens it as a spectator."""
+one click opens it as a spectator; "Play now" in two browsers lands at one table, and
+after the wait bots of the level rated closest fill it; an axe audit finds nothing
+serious."""
 
 from __future__ import annotations
 
 from .pages import TIMEOUT, create_table, new_page, start
+from .test_accessibility import serious
 
 
 def open_lobby(page) -> None:
@@ -84,3 +87,16 @@ def test_after_the_wait_bots_near_the_players_rating_take_the_empty_seats(server
     page.click("#quick-bots")
     page.wait_for_selector(".board", timeout=TIMEOUT)
     assert page.errors == []
+
+
+def test_a_room_made_public_at_creation_is_listed(server, browser):
+    host = new_page(browser, server, lang="it")
+    host.check("#create-public")
+    code = create_table(host, "skyjo", "Ugo", {"players": 2}, ["human"])
+    watcher = new_page(browser, server, lang="it")
+    open_lobby(watcher)
+    row = f"#lobby-open li[data-code='{code}']"
+    watcher.wait_for_selector(row, timeout=TIMEOUT)
+    assert "1 posto libero" in watcher.inner_text(row)
+    assert serious(watcher) == []  # the page with a room listed: nothing serious for axe
+    host.wait_for_selector("#table-public:checked", timeout=TIMEOUT)  # the host's box says so
