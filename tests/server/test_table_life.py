@@ -74,6 +74,7 @@ def pong(player: Client) -> None:
         ({"turn_seconds": True}, "turn_seconds"),
         ({"turn_seconds": 30.5}, "turn_seconds"),
         ({"spectator_chat": "yes"}, "spectator_chat"),
+        ({"public": 1}, "public"),
         ({"colour": "red"}, "colour"),
     ],
 )
@@ -96,7 +97,11 @@ def test_table_options_are_set_by_the_host_only_and_a_refusal_changes_nothing(tm
     with app_client(tmp_path, FakeClock()) as http:
         created = two_players(http, {"turn_seconds": 45})
         code = created["code"]
-        assert created["room"]["table"] == {"turn_seconds": 45, "spectator_chat": False}
+        assert created["room"]["table"] == {
+            "turn_seconds": 45,
+            "spectator_chat": False,
+            "public": False,
+        }
         with (
             http.websocket_connect(f"/ws/{code}") as wa,
             http.websocket_connect(f"/ws/{code}") as wb,
@@ -120,7 +125,11 @@ def test_table_options_are_set_by_the_host_only_and_a_refusal_changes_nothing(tm
             ann.send({**bad, "options": {"turn_seconds": 20, "spectator_chat": True}})
             event = bob.until(lambda m: m["type"] == "event" and m["kind"] == "room")
             assert event["version"] == version + 1
-            assert event["room"]["table"] == {"turn_seconds": 20, "spectator_chat": True}
+            assert event["room"]["table"] == {
+                "turn_seconds": 20,
+                "spectator_chat": True,
+                "public": False,
+            }
     # Saved with the room: a restarted server has them.
     with app_client(tmp_path, FakeClock()) as http:
         assert http.get(f"/api/rooms/{code}").json()["table"]["turn_seconds"] == 20
@@ -129,7 +138,7 @@ def test_table_options_are_set_by_the_host_only_and_a_refusal_changes_nothing(tm
 def test_table_options_are_not_rules_and_an_old_record_has_the_defaults():
     assert TableOptions.from_record(None) == TableOptions(0, False)
     options = TableOptions().changed({"turn_seconds": 600})
-    assert options.to_json() == {"turn_seconds": 600, "spectator_chat": False}
+    assert options.to_json() == {"turn_seconds": 600, "spectator_chat": False, "public": False}
     with pytest.raises(RoomError) as refused:
         options.changed({"turn_seconds": 10, "spectator_chat": 1})
     assert refused.value.fields["field"] == "spectator_chat"

@@ -18,6 +18,8 @@ from .guard import RequestGuard
 from .http_api import RoomsApi
 from .leaderboard_api import LeaderboardApi
 from .limits import LookupThrottle
+from .lobby_api import LobbyApi
+from .quickmatch_api import QuickMatchApi
 from .table import Table
 from .websocket import TableSocket
 
@@ -51,6 +53,8 @@ def create_app(config: ServerConfig | None = None, *, front: Sequence[BaseRoute]
         *RoomsApi(table, lookups).routes(),
         *accounts.routes(),
         *LeaderboardApi(table, accounts).routes(),
+        *LobbyApi(table).routes(),
+        *QuickMatchApi(table, accounts).routes(),
         *TableSocket(table, lookups).routes(),
     ]
     app = Starlette(

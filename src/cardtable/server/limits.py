@@ -109,3 +109,32 @@ def origin_allowed(origin: str | None, host: str | None, allowed: Iterable[str])
         return True
     origin_host = _origin_host(origin)
     return origin_host is not None and host is not None and origin_host == host.lower()
+
+
+class AddressBuckets:
+    """A :class:`RateLimiter` per client address, for the public look-ups that need no
+    room code (the lobby); at most ``max_addresses`` remembered (the fullest forgotten)."""
+
+    def __init__(
+        self,
+        per_second: float,
+        burst: int,
+        clock: Callable[[], float] = time.monotonic,
+        max_addresses: int = 10_000,
+    ) -> None:
+        self.per_second = per_second
+        self.burst = burst
+        self.clock = clock
+        self.max_addresses = max_addresses
+        self._buckets: dict[str, RateLimiter] = {}
+
+    def allow(self, address: str) -> bool:
+        bucket = self._buckets.get(address)
+        if bucket is None:
+            if len(self._buckets) >= self.max_addresses:
+                full = [a for a, b in self._buckets.items() if b.tokens >= b.burst - 1]
+                for old in full or list(self._buckets)[: self.max_addresses // 10]:
+                    del self._buckets[old]
+            bucket = RateLimiter(self.per_second, self.burst, self.clock)
+            self._buckets[address] = bucket
+        return bucket.allow()

@@ -137,6 +137,14 @@ class JoinRoom(_Message):
     seat: Annotated[int, Field(ge=0, le=15)] | None = None
 
 
+class QuickMatch(_Message):
+    """Body of ``POST /api/quickmatch``."""
+
+    game: Literal["skipbo", "skyjo"]
+    name: Annotated[str, Field(max_length=100)]
+    players: Annotated[int, Field(ge=2, le=8)] = 2
+
+
 class ProtocolError(ValueError):
     """A message that is not valid; ``code`` and ``reason`` go into the error reply."""
 

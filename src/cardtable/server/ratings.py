@@ -58,6 +58,11 @@ def bot_player(level: str) -> str:
     return f"bot:{level}"
 
 
+def level_of_bot(bot: str | None) -> str | None:
+    """The level a bot plays at (``greedy`` -> ``medium``), or None for another bot."""
+    return _LEVEL_OF_BOT.get(str(bot))
+
+
 def displayed(mu: float, sigma: float) -> tuple[int, int]:
     """The rating and its ± (about 95%) as shown: ``1500 + F (mu - 25)``, ``2 F sigma``."""
     return round(CENTER + SCALE * (mu - MU)), round(2 * SCALE * sigma)

@@ -155,6 +155,7 @@ class Room:
             owner=self.table.node_id,
             epoch=self.epoch,
             table_options=self.table_options.to_json(),
+            public=self.table_options.public,
         )
 
     async def fenced(self, write: Awaitable[None]) -> None:
@@ -323,6 +324,7 @@ class Room:
                 version=self.version,
                 start_version=self.start_version,
                 table_options=self.table_options.to_json(),
+                public=self.table_options.public,
             )
         )
         record = EventRecord(self.version, ROOM, None, self.summary())

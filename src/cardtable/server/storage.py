@@ -2,7 +2,7 @@
 
 :class:`Storage` is the one object the server holds; it puts together the parts of
 :mod:`cardtable.server.db`, one concern each: opening and closing and the group-commit
-writer of moves (``Database``), rooms, leases, games, accounts, ratings.
+writer of moves (``Database``), rooms, leases, games, accounts, ratings, the lobby.
 
 Every write is one transaction committed before the caller broadcasts anything, so a
 move that anybody has seen is on disk (a crash of the process loses nothing committed).
@@ -13,13 +13,14 @@ from __future__ import annotations
 from .db.accounts import AccountRows
 from .db.games import GameLogs
 from .db.leases import RoomLeases
+from .db.lobby import LobbyRows
 from .db.ratings import RatingRows
 from .db.rooms import RoomRows
 
 
-class Storage(RoomRows, RoomLeases, GameLogs, AccountRows, RatingRows):
+class Storage(RoomRows, RoomLeases, GameLogs, AccountRows, RatingRows, LobbyRows):
     """The database behind a table server: rooms, their leases, games and move logs,
-    accounts, ratings."""
+    accounts, ratings, the public lobby."""
 
     async def close(self) -> None:
         await self.stop_listening()  # before the engine it listens on goes

@@ -430,6 +430,7 @@ class Table:
             epoch=1,
             lease_until=now + self.config.lease_seconds,
             table_options=table_options.to_json(),
+            public=table_options.public,
         )
         await self.storage.insert_room(record)
         room = Room(self, record, game, rules)

@@ -4,7 +4,8 @@ The rules (``room.rules``) are the engine's and make a game reproducible from it
 and move log. Table options change nothing in the game: ``turn_seconds`` is the time a
 seated player has for each move before a bot plays the rest of their turn for them
 (see :mod:`.turnclock`), ``spectator_chat`` whether spectators may write in the table
-chat (see :mod:`.chat`). A move played by a bot on time-out is an ordinary move of the
+chat (see :mod:`.chat`), ``public`` whether the room is listed in the public lobby
+(see :mod:`.lobby_api`). A move played by a bot on time-out is an ordinary move of the
 log, so a replay is the same with or without the limit.
 
 The host sets them when creating the room, in the lobby and during a game (the
@@ -38,6 +39,9 @@ class TableOptions:
     turn_seconds: int = 0
     #: Whether spectators may write in the table chat (they may always read it).
     spectator_chat: bool = False
+    #: Whether the room is listed in the public lobby (``GET /api/lobby``): while
+    #: seats are free, to join; while its game is played, to watch.
+    public: bool = False
 
     def to_json(self) -> JSON:
         return dataclasses.asdict(self)

@@ -34,6 +34,8 @@ class RoomRecord:
     wanted_by: str | None = None
     #: Table options (see :mod:`cardtable.server.tableopts`); None in rooms saved before.
     table_options: JSON | None = None
+    #: Listed in the public lobby (the table option ``public``, a column for its index).
+    public: bool = False
 
     def row(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)

@@ -41,7 +41,11 @@ rooms = sa.Table(
     sa.Column("wanted_by", sa.String(64), nullable=True),
     # How the table is run (migration 0003): turn time limit, spectator chat.
     sa.Column("table_options", sa.JSON, nullable=True),
+    # Listed in the public lobby (migration 0006): the table option ``public``, kept
+    # as a column so the lobby's query reads only the public rooms (its index).
+    sa.Column("public", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Index("ix_rooms_status", "status"),
+    sa.Index("ix_rooms_lobby", "public", "status", "created_at"),
 )
 
 games = sa.Table(

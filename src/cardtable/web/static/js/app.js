@@ -7,6 +7,7 @@ import { icon } from "./icons.js";
 import { fitBoard } from "./layout.js";
 import { renderLeaderboard } from "./leaderboard.js";
 import { optionFields } from "./options.js";
+import { renderPublicLobby } from "./publiclobby.js";
 import { errorText, openRoom, seatName } from "./room.js";
 import * as skipbo from "./skipbo.js";
 import * as skyjo from "./skyjo.js";
@@ -38,6 +39,7 @@ function nav() {
     h("a", { href: "#/" }, t("web.nav.home")),
     h("a", { href: "#/rules/skyjo" }, t("web.rules.skyjo_title")),
     h("a", { href: "#/rules/skipbo" }, t("web.rules.skipbo_title")),
+    h("a", { href: "#/lobby", id: "lobby-link" }, t("web.nav.lobby")),
     h("a", { href: "#/leaderboard", id: "leaderboard-link" }, t("web.nav.leaderboard")),
     h("a", { href: "#/account", id: "account-link" }, accountName() || t("web.nav.account")));
   document.getElementById("lang-label").textContent = t("web.nav.language");
@@ -45,7 +47,7 @@ function nav() {
 }
 
 // --- home ---------------------------------------------------------------------------
-const homeState = { game: localStorage.getItem("cardtable.game") || "skyjo", values: {}, seats: {}, code: "" };
+const homeState = { game: localStorage.getItem("cardtable.game") || "skyjo", values: {}, seats: {}, code: "", public: false };
 
 async function renderHome() {
   const list = await games();
@@ -80,6 +82,9 @@ async function renderHome() {
       onValue: (option, value) => { values[option] = value; if (option === "players") unpressed(renderHome); },
     })),
     h("fieldset", {}, h("legend", {}, t("web.home.seats")), seatList),
+    h("p", {}, h("label", { class: "check", for: "create-public" },
+      h("input", { type: "checkbox", id: "create-public", checked: homeState.public, onchange: (e) => { homeState.public = e.currentTarget.checked; } }),
+      " ", t("web.tableopt.public"))),
     h("p", {}, h("button", { type: "submit", class: "primary big", id: "create" }, t("web.home.create_button"))));
   const codeInput = h("input", { id: "join-code", maxlength: ROOM_CODE_LENGTH, value: homeState.code, oninput: (e) => { homeState.code = e.currentTarget.value; }, autocomplete: "off", autocapitalize: "characters", "aria-label": t("web.home.code") });
   const joinForm = h("form", { class: "panel joinbox", onsubmit: (e) => {
@@ -128,7 +133,9 @@ async function create(info, rawName) {
     const kind = homeState.seats[info.game][seat] || info.default_bot;
     seats.push(kind === "human" ? { kind: "human" } : { kind: "bot", bot: kind });
   }
-  const res = await api("/api/rooms", { method: "POST", body: { game: info.game, options, seats, name } });
+  const body = { game: info.game, options, seats, name };
+  if (homeState.public) body.table = { public: true };
+  const res = await api("/api/rooms", { method: "POST", body });
   if (!res.ok) { toast(() => errorText(res.data)); return; }
   rememberSeat(res.data.code, { seat: res.data.seat, token: res.data.token, host_token: res.data.host_token, name });
   location.hash = `#/room/${res.data.code}`;
@@ -238,6 +245,9 @@ function route() {
   } else if (parts[0] === "account") {
     document.title = `${t("web.account.title")} · cardtable`;
     renderAccount(app, route);
+  } else if (parts[0] === "lobby") {
+    document.title = `${t("web.publobby.title")} · cardtable`;
+    renderPublicLobby(app);
   } else if (parts[0] === "leaderboard") {
     document.title = `${t("web.board.title")} · cardtable`;
     renderLeaderboard(app, parts[1]);

@@ -58,6 +58,7 @@ export function lobbyPage(r) {
       onclick: () => r.send({ type: "start", host_token: ctx.mine.host_token }),
     }, t("web.lobby.start"))));
     if (free.length) box.append(h("p", { class: "muted" }, t("web.lobby.wait_players", { count: free.length })));
+    if (free.length && ctx.mine.quick) box.append(quickWait(r, ctx.mine.quick));
   } else if (ctx.seat !== null) {
     box.append(h("p", { class: "muted" }, t("web.lobby.wait_host")));
   }
@@ -65,6 +66,30 @@ export function lobbyPage(r) {
     box.append(h("p", {}, h("a", { href: `#/replay/${room.code}/${room.game_no - 1}` }, t("web.replay.previous"))));
   }
   box.append(chatPanel(r));
+  return box;
+}
+
+// A quick match's host waits for people (the page counts the seconds); after the wait
+// the bot level rated closest to them may take the empty seats, and the game starts.
+function quickWait(r, quick) {
+  const ctx = r.ctx;
+  const status = h("span", {});
+  const button = h("button", { type: "button", id: "quick-bots", disabled: true, onclick: () => {
+    const seats = ctx.room.seats.map((s) => (s.kind === "bot" ? { kind: "bot", bot: s.bot }
+      : s.taken ? { kind: "human" } : { kind: "bot", bot: quick.bot.bot }));
+    r.send({ type: "configure", host_token: ctx.mine.host_token, seats });
+    r.send({ type: "start", host_token: ctx.mine.host_token });
+  } }, t("web.quick.bots", { bot: t(`web.bot.${quick.bot.bot}`), rating: quick.bot.rating }));
+  const box = h("p", { class: "quickwait", id: "quick-wait", role: "status" }, status, " ", button);
+  const update = () => {
+    const waited = Math.floor((Date.now() - quick.since) / 1000);
+    status.textContent = t("web.quick.waiting", { seconds: waited });
+    button.disabled = waited < quick.wait;
+  };
+  // A redraw draws a new copy: the copy that is not in the page stops counting.
+  const tick = () => { if (box.isConnected) { update(); setTimeout(tick, 1000); } };
+  update();
+  setTimeout(tick, 1000);
   return box;
 }
 

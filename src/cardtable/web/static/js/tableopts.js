@@ -44,13 +44,15 @@ export class TableOptionsForm {
 
   // The host's controls, or (`host` false) the options as text.
   element(table, host) {
-    const options = table || { turn_seconds: 0, spectator_chat: false };
+    const options = table || { turn_seconds: 0, spectator_chat: false, public: false };
     const limitText = options.turn_seconds ? t("web.tableopt.seconds", { seconds: options.turn_seconds }) : t("web.tableopt.no_limit");
     if (!host) {
       return h("dl", { class: "optionlist", id: "table-options" },
         h("div", { dataset: { option: "turn_seconds" } }, h("dt", {}, t("web.tableopt.turn_seconds")), h("dd", {}, limitText)),
         h("div", { dataset: { option: "spectator_chat" } }, h("dt", {}, t("web.tableopt.spectator_chat")),
-          h("dd", {}, options.spectator_chat ? t("web.opt.yes") : t("web.opt.no"))));
+          h("dd", {}, options.spectator_chat ? t("web.opt.yes") : t("web.opt.no"))),
+        h("div", { dataset: { option: "public" } }, h("dt", {}, t("web.tableopt.public")),
+          h("dd", {}, options.public ? t("web.opt.yes") : t("web.opt.no"))));
     }
     const described = this.problem ? "table-turn-seconds-error" : "table-turn-seconds-hint";
     return h("fieldset", { class: "lobbyoptions tableoptions", id: "table-options" },
@@ -69,6 +71,11 @@ export class TableOptionsForm {
         h("input", {
           type: "checkbox", id: "table-spectator-chat", checked: Boolean(options.spectator_chat), dataset: { key: "table-spectator-chat" },
           onchange: (e) => { if (!this.redrawing()) this.send({ spectator_chat: e.currentTarget.checked }); },
-        }), " ", t("web.tableopt.spectator_chat")));
+        }), " ", t("web.tableopt.spectator_chat")),
+      h("label", { class: "check", for: "table-public" },
+        h("input", {
+          type: "checkbox", id: "table-public", checked: Boolean(options.public), dataset: { key: "table-public" },
+          onchange: (e) => { if (!this.redrawing()) this.send({ public: e.currentTarget.checked }); },
+        }), " ", t("web.tableopt.public")));
   }
 }
