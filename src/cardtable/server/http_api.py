@@ -240,3 +240,14 @@ class RoomsApi:
         if not 0 <= step <= len(record.moves):
             return error_response("no_step", f"steps run from 0 to {len(record.moves)}", 404)
         return JSONResponse(replay_step(record, step))
+
+
+def query_limit(raw: str | None, default: int, maximum: int) -> int | None:
+    """A ``?limit=`` query parameter: ``default`` when absent, None (refuse it) unless a
+    whole number from 1 to ``maximum``."""
+    if raw is None:
+        return default
+    if not raw.isdigit() or len(raw) > 4:
+        return None
+    value = int(raw)
+    return value if 1 <= value <= maximum else None

@@ -20,7 +20,7 @@ from ..core import JSON
 from .accounts_api import AccountsApi
 from .db.ratings import RatingRow
 from .errors import RoomError
-from .http_api import client_address, error_response
+from .http_api import client_address, error_response, query_limit
 from .limits import RateLimiter
 from .ratings import BOT_SEEDS, LADDERS, MIN_GAMES, bot_player, displayed, seed, user_player
 from .table import Table
@@ -99,7 +99,7 @@ class LeaderboardApi:
                 f"no ladder {ladder[:32]!r}; the ladders are {', '.join(LADDERS)}",
                 {"field": "ladder", "allowed": list(LADDERS)},
             )
-        limit = _limit(request.query_params.get("limit"))
+        limit = query_limit(request.query_params.get("limit"), DEFAULT_LIMIT, MAX_LIMIT)
         if limit is None:
             raise RoomError(
                 "bad_request",
@@ -149,12 +149,3 @@ class LeaderboardApi:
             rank = await storage.people_above(ladder, MIN_GAMES, row.mu, row.sigma) + 1
         needed = max(0, MIN_GAMES - row.games)
         return {"name": user.name, **_standing(row), "rank": rank, "games_needed": needed}
-
-
-def _limit(raw: str | None) -> int | None:
-    if raw is None:
-        return DEFAULT_LIMIT
-    if not raw.isdigit() or len(raw) > 4:
-        return None
-    value = int(raw)
-    return value if 1 <= value <= MAX_LIMIT else None

@@ -25,7 +25,7 @@ from ..games import game_names, get_game
 from ..statuses import RoomStatus, SeatKind
 from .db.lobby import PublicRoom
 from .db.ratings import RatingRow
-from .http_api import client_address, error_response
+from .http_api import client_address, error_response, query_limit
 from .limits import AddressBuckets
 from .ratings import bot_player, displayed, ladder_of, level_of_bot, seed, user_player
 from .seats import Seat
@@ -75,7 +75,7 @@ class LobbyApi:
                 f"game is one of {', '.join(known)}",
                 fields={"field": "game", "allowed": known},
             )
-        limit = _limit(request.query_params.get("limit"))
+        limit = query_limit(request.query_params.get("limit"), DEFAULT_LIMIT, MAX_LIMIT)
         if limit is None:
             return error_response(
                 "bad_request",
@@ -165,12 +165,3 @@ def _entry(room: PublicRoom, ratings: dict[tuple[str, int], int | None]) -> JSON
         "seats_free": seats_free(room),
         "seats": seats,
     }
-
-
-def _limit(raw: str | None) -> int | None:
-    if raw is None:
-        return DEFAULT_LIMIT
-    if not raw.isdigit() or len(raw) > 4:
-        return None
-    value = int(raw)
-    return value if 1 <= value <= MAX_LIMIT else None
