@@ -48,6 +48,21 @@ def test_a_view_that_shows_another_hand_is_caught(monkeypatch: pytest.MonkeyPatc
         run()
 
 
+def test_views_that_show_a_hand_to_another_seat_are_caught(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def leaky(views: Any) -> Any:
+        def make(self: SkipBoState, seats: Any) -> Any:
+            made = views(self, seats)
+            return {seat: {**view, "hand": self.hands[0][:]} for seat, view in made.items()}
+
+        return make
+
+    patch(monkeypatch, "views", leaky)
+    with pytest.raises(ConformanceError, match=r"views\(\) gives seat"):
+        run()
+
+
 def test_a_shallow_clone_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     def shallow(clone: Any) -> Any:
         def make(self: SkipBoState) -> SkipBoState:

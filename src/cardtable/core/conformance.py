@@ -145,6 +145,11 @@ def check_state(state: GameState[Any], where: str, rng: Rng, deep: bool = True) 
             _fail(where, f"determinize({seat}) depends on cards that seat cannot see")
         if other.legal_actions() != legal and seat == state.current_player:
             _fail(where, f"determinize({seat}) changed the mover's legal moves")
+    # The server sends the views of all seats at once: each must be the seat's view.
+    together = state.views(seats)
+    for seat in seats:
+        if together.get(seat) != state.view(seat):
+            _fail(where, f"views() gives seat {seat} another view than view({seat})")
 
 
 def check_game(

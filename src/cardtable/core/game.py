@@ -271,6 +271,14 @@ class GameState(ABC, Generic[MoveT]):
     def view(self, seat: int | None) -> JSON:
         """What ``seat`` may see (None: a spectator), JSON-safe."""
 
+    def views(self, seats: Iterable[int | None]) -> dict[int | None, JSON]:
+        """``view(seat)`` for each of ``seats``, for a message to every seat at once.
+
+        Engines build what all seats see once: the views may share those values, so
+        they are read-only (serialized, never changed).
+        """
+        return {seat: self.view(seat) for seat in seats}
+
     @abstractmethod
     def determinize(self, seat: int | None, rng: Rng) -> Self:
         """A full state that ``seat`` cannot tell from this one, hidden cards re-dealt."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from starlette.websockets import WebSocket
@@ -51,6 +51,46 @@ def dumps(data: JSON) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
+class _Unfinished:
+    """A send that suspended in :meth:`Connection._send_now`: the coroutine and what it
+    waits for, finished by the sender task."""
+
+    __slots__ = ("send", "waiting")
+
+    def __init__(self, send: Coroutine[Any, Any, None], waiting: Any) -> None:
+        self.send = send
+        self.waiting = waiting
+
+    async def finish(self) -> None:
+        """Drive the send to its end, as a task would have: wait for what it waits for,
+        then resume it with that outcome."""
+        send, waiting = self.send, self.waiting
+        while True:
+            try:
+                if waiting is None:  # a bare yield: give the loop one turn
+                    await asyncio.sleep(0)
+                else:
+                    # Taken over from the send, as a task takes a future its coroutine
+                    # yields (awaiting it while still marked would be refused).
+                    waiting._asyncio_future_blocking = False
+                    await waiting
+            except BaseException as error:  # its outcome, given back to the send
+                try:
+                    waiting = send.throw(error)
+                except StopIteration:
+                    return
+                continue
+            try:
+                waiting = send.send(None)
+            except StopIteration:
+                return
+
+
+#: What the sender task takes from the queue: a message, the rest of a send that
+#: suspended, or None to close.
+_Outgoing = str | _Unfinished | None
+
+
 class Connection:
     """A client connected to one room, as a seat or as a spectator (``seat`` None)."""
 
@@ -60,8 +100,12 @@ class Connection:
         self.seat: int | None = None
         self.greeted = False
         self.closing: int | None = None
-        self._queue: asyncio.Queue[str | None] = asyncio.Queue(queue_size)
+        self._queue: asyncio.Queue[_Outgoing] = asyncio.Queue(queue_size)
         self._sender: asyncio.Task[None] | None = None
+        #: The sender task is sending (a message it took from the queue).
+        self._sending = False
+        #: A send failed: the peer went away, and the receive loop will notice.
+        self._broken = False
         self._background: set[asyncio.Task[None]] = set()
 
     def start(self) -> None:
@@ -72,12 +116,19 @@ class Connection:
         if self.closing is not None:
             return
         text = data if isinstance(data, str) else dumps(data)
+        if self._broken:
+            return
+        if not self._sending and self._queue.empty() and self._sender is not None:
+            self._send_now(text)
+            return
         try:
             self._queue.put_nowait(text)
         except asyncio.QueueFull:
             self.closing = TRY_AGAIN_LATER
             with contextlib.suppress(asyncio.QueueFull):
-                self._queue.get_nowait()
+                dropped = self._queue.get_nowait()
+                if isinstance(dropped, _Unfinished):
+                    dropped.send.close()  # it waited for room in the socket, unwritten
                 self._queue.put_nowait(None)
 
     def end(self, close_code: int) -> None:
@@ -108,15 +159,45 @@ class Connection:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
+    def _send_now(self, text: str) -> None:
+        """Send ``text`` at once, in the pushing task, when nothing waits to be sent.
+
+        A frame is almost always written straight to the socket's buffer: the ASGI
+        ``send`` coroutine then finishes without suspending, and running it here saves
+        waking the sender task for every message, the larger part of a move's cost on
+        the event loop (docs/performance.md). When it does suspend (the socket's buffer
+        is full), the rest of that send is queued first, so the sender task finishes it
+        before any later message and the order is kept.
+        """
+        send = self.websocket.send_text(text)
+        try:
+            waiting = send.send(None)
+        except StopIteration:
+            return
+        except Exception:  # the peer went away; the receive loop will notice
+            self._broken = True
+            return
+        try:
+            self._queue.put_nowait(_Unfinished(send, waiting))
+        except asyncio.QueueFull:  # pragma: no cover - the queue was empty
+            send.close()
+
     async def _send_loop(self) -> None:
         while True:
-            text = await self._queue.get()
-            if text is None:
+            item = await self._queue.get()
+            if item is None:
                 break
+            self._sending = True
             try:
-                await self.websocket.send_text(text)
+                if isinstance(item, str):
+                    await self.websocket.send_text(item)
+                else:
+                    await item.finish()
             except Exception:  # the peer went away; the receive loop will notice
+                self._broken = True
                 break
+            finally:
+                self._sending = False
         if self.closing is not None:
             with contextlib.suppress(Exception):
                 await self.websocket.close(self.closing)

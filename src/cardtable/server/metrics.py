@@ -41,6 +41,8 @@ class MeasuredTable(Protocol):
     def bots(self) -> BotPool: ...
     @property
     def reviews_running(self) -> int: ...
+    @property
+    def move_commits(self) -> int: ...
 
 
 class Histogram:
@@ -154,6 +156,13 @@ class Metrics:
             "counter",
             "Moves committed, by who played them.",
             [f'cardtable_moves_total{{by="{by}"}} {n}' for by, n in sorted(self.moves.items())],
+        )
+        metric(
+            "cardtable_move_commits_total",
+            "counter",
+            "Database transactions that committed moves (a group commit carries every move"
+            " that arrived while the one before it was being written).",
+            [f"cardtable_move_commits_total {table.move_commits}"],
         )
         metric(
             "cardtable_move_seconds",

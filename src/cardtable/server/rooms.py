@@ -298,15 +298,18 @@ class Room:
             conn.push(text)
 
     def broadcast(self, record: EventRecord) -> None:
-        cache: dict[int | None, str] = {}
-        for conn in self.connections:
+        """Send ``record`` to every connection, with its seat's view when it carries one:
+        each seat's message is built and encoded once, whoever watches from it."""
+        connections = list(self.connections)
+        views: dict[int | None, JSON] = {}
+        if record.position is not None and self.state is not None:
+            views = self.state.views({conn.seat for conn in connections})
+        texts: dict[int | None, str] = {}
+        for conn in connections:
             seat = conn.seat
-            text = cache.get(seat)
+            text = texts.get(seat)
             if text is None:
-                view = None
-                if record.position is not None and self.state is not None:
-                    view = self.state.view(seat)
-                text = cache[seat] = dumps(render(record, self.game_no, view))
+                text = texts[seat] = dumps(render(record, self.game_no, views.get(seat)))
             conn.push(text)
 
     async def commit_room_event(self) -> None:

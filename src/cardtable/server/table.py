@@ -79,6 +79,11 @@ class Table:
         #: Monotonic seconds of the turn clocks and chat limits (tests replace it).
         self.clock: Callable[[], float] = time.monotonic
 
+    @property
+    def move_commits(self) -> int:
+        """Transactions that committed moves since start (for the metrics)."""
+        return self.storage.move_writer.commits
+
     async def open(self) -> None:
         """Migrate the database and restore every unfinished room by replaying its log.
 

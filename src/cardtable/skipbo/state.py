@@ -9,6 +9,7 @@ number it needs next is ``len(pile) + 1``.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from typing import Any, ClassVar, Self
 
 from ..core import (
@@ -53,7 +54,7 @@ from .moves import (
 from .position import SkipBoPosition
 from .rules import SkipBoRules
 from .snapshot import state_from_json
-from .view import build_view
+from .view import build_view, build_views
 
 #: Sheet 003's draw for the deal ranks a Skip-Bo card, which may stand for a 12, highest.
 CUT_RANK = [13, *range(1, 13)]
@@ -573,6 +574,9 @@ class SkipBoState(SkipBoPosition):
 
     def view(self, seat: int | None) -> JSON:
         return build_view(self, seat)
+
+    def views(self, seats: Iterable[int | None]) -> dict[int | None, JSON]:
+        return build_views(self, seats)
 
     def determinize(self, seat: int | None, rng: Rng) -> Self:
         new = self.clone()

@@ -9,6 +9,7 @@ cards below the top and the draw order.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from typing import Any
 
 from ..core import JSON
@@ -27,8 +28,30 @@ def rules_json(rules: SkipBoRules) -> dict[str, Any]:
 
 
 def build_view(state: SkipBoPosition, seat: int | None) -> JSON:
-    if seat is not None and not (isinstance(seat, int) and 0 <= seat < state.n):
-        raise ValueError(f"seat must be None or 0..{state.n - 1}, got {seat!r}")
+    return build_views(state, (seat,))[seat]
+
+
+def build_views(state: SkipBoPosition, seats: Iterable[int | None]) -> dict[int | None, JSON]:
+    """The view of each of ``seats``: what all see is built once and shared (read-only)
+    by the views; each seat's own hand is added to its own."""
+    seats = list(seats)
+    for seat in seats:
+        if seat is not None and not (isinstance(seat, int) and 0 <= seat < state.n):
+            raise ValueError(f"seat must be None or 0..{state.n - 1}, got {seat!r}")
+    public = _public_view(state)
+    views: dict[int | None, JSON] = {}
+    for seat in seats:
+        view = dict(public)
+        view["seat"] = seat
+        if seat is not None:
+            view["hand"] = state.hand_cards(seat)
+            view["legal_actions"] = state.legal_actions() if seat == state.current_player else []
+        views[seat] = view
+    return views
+
+
+def _public_view(state: SkipBoPosition) -> JSON:
+    """What every seat sees, as a spectator's view."""
     rules = state.rules
     n = state.n
     teams = rules.teams
@@ -50,7 +73,7 @@ def build_view(state: SkipBoPosition, seat: int | None) -> JSON:
     result = state.result()
     view: JSON = {
         "game": "skipbo",
-        "seat": seat,
+        "seat": None,
         "rules": rules_json(rules),
         "round": state.round_index + 1,
         "turn": state.turns,
@@ -69,7 +92,4 @@ def build_view(state: SkipBoPosition, seat: int | None) -> JSON:
         "rounds": [entry.to_json() for entry in state.round_log],
         "result": None if result is None else result.to_json(),
     }
-    if seat is not None:
-        view["hand"] = state.hand_cards(seat)
-        view["legal_actions"] = state.legal_actions() if seat == state.current_player else []
     return view

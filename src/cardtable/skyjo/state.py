@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from typing import Any, ClassVar, Self
 
 from ..core import JSON, Event, Game, Outcome, Refusal, Result, Rng, RoundResult
@@ -41,7 +42,7 @@ from .moves import (
 from .position import DRAWN, OVER, PHASES, SETUP, TAKEN, TURN, SkyjoPosition
 from .rules import SkyjoRules
 from .snapshot import state_to_json
-from .view import seat_view
+from .view import seat_view, seat_views
 
 # The phases are read by this module's name too (the bots, the RL encoders, the lab).
 __all__ = ["DRAWN", "OVER", "PHASES", "SETUP", "TAKEN", "TURN", "SkyjoState"]
@@ -440,6 +441,9 @@ class SkyjoState(SkyjoPosition):
 
     def view(self, seat: int | None) -> JSON:
         return seat_view(self, seat)
+
+    def views(self, seats: Iterable[int | None]) -> dict[int | None, JSON]:
+        return seat_views(self, seats)
 
     def determinize(self, seat: int | None, rng: Rng) -> Self:
         """Re-deal what nobody can see: face-down cards and the draw order.

@@ -10,6 +10,7 @@ is shown.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from typing import Any
 
 from ..core import JSON
@@ -52,6 +53,27 @@ def _statuses(present: int, down: int) -> tuple[str, ...]:
 
 def seat_view(state: SkyjoPosition, seat: int | None) -> JSON:
     """The view of ``seat`` (None: a spectator); JSON-safe."""
+    return seat_views(state, (seat,))[seat]
+
+
+def seat_views(state: SkyjoPosition, seats: Iterable[int | None]) -> dict[int | None, JSON]:
+    """The view of each of ``seats``. Every seat sees the same cards in Skyjo: the views
+    differ only in whose they are and in the mover's legal moves, so the rest is built
+    once and shared (read-only) by the views."""
+    public = _public_view(state)
+    current = state.current_player
+    views: dict[int | None, JSON] = {}
+    for seat in seats:
+        view = dict(public)
+        view["seat"] = seat
+        if seat is not None and seat == current:
+            view["legal_actions"] = state.legal_actions()
+        views[seat] = view
+    return views
+
+
+def _public_view(state: SkyjoPosition) -> JSON:
+    """What every seat sees, as a spectator's view."""
     n = state.n
     slots = layout.SLOTS
     positions = layout.MASK_POSITIONS
@@ -70,7 +92,7 @@ def seat_view(state: SkyjoPosition, seat: int | None) -> JSON:
     held_from = {DRAWN: "draw", TAKEN: "discard"}.get(state.phase)
     return {
         "game": "skyjo",
-        "seat": seat,
+        "seat": None,
         "players": n,
         "rules": rules_json(state.rules),
         "round": state.round,
@@ -96,6 +118,6 @@ def seat_view(state: SkyjoPosition, seat: int | None) -> JSON:
                 state.finished, state.closers, state.doubled, strict=True
             )
         ],
-        "legal_actions": state.legal_actions() if seat is not None and seat == current else [],
+        "legal_actions": [],
         "result": None if (result := state.result()) is None else result.to_json(),
     }

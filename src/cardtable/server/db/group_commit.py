@@ -20,6 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.pool import PoolProxiedConnection
 
 from ...core import JSON
 from ...statuses import RoomStatus
@@ -212,11 +213,35 @@ class MoveWriter:
         #: SQLite only: the writer's own synchronous engine and thread.
         self.sync_engine: sa.Engine | None = None
         self._executor: ThreadPoolExecutor | None = None
+        self._raw: PoolProxiedConnection | None = None
+        #: Transactions committed with moves (each batch's, and a retried move's alone).
+        self.commits = 0
 
     def use_thread(self, sync_engine: sa.Engine) -> None:
         """Commit from now on through ``sync_engine``, on a thread of its own."""
         self.sync_engine = sync_engine
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db-writer")
+
+    def _sqlite_driver(self) -> sqlite3.Connection:
+        """The writer thread's own sqlite3 connection, opened at its first batch and
+        kept: a pooled connection checked out and a transaction begun through
+        SQLAlchemy for every batch had cost more than the batch's statements."""
+        if self._raw is None:
+            assert self.sync_engine is not None
+            self._raw = self.sync_engine.raw_connection()
+        driver = self._raw.driver_connection
+        assert isinstance(driver, sqlite3.Connection)
+        # Transactions begun and ended by the statements of ``write`` alone.
+        driver.isolation_level = None
+        return driver
+
+    def _release_sqlite_driver(self) -> None:
+        """On the writer thread: give its connection back, then close the engine."""
+        if self._raw is not None:
+            self._raw.invalidate()
+            self._raw = None
+        if self.sync_engine is not None:
+            self.sync_engine.dispose()
 
     async def record_move(
         self,
@@ -275,24 +300,33 @@ class MoveWriter:
         :func:`_write_moves` through the async engine.
         """
         if self.sync_engine is not None and self._executor is not None:
-            engine = self.sync_engine
 
             def write() -> list[_MoveWrite]:
-                with engine.begin() as connection:
-                    driver = connection.connection.driver_connection
-                    assert isinstance(driver, sqlite3.Connection)
-                    try:
-                        return _write_moves_sqlite(driver, batch)
-                    except sqlite3.Error as error:
+                driver = self._sqlite_driver()
+                # IMMEDIATE: the write lock is taken before the epochs are read, so
+                # they cannot move before the commit.
+                try:
+                    driver.execute("BEGIN IMMEDIATE")
+                    refused = _write_moves_sqlite(driver, batch)
+                    driver.execute("COMMIT")
+                except BaseException as error:
+                    with contextlib.suppress(sqlite3.Error):
+                        driver.execute("ROLLBACK")
+                    if isinstance(error, sqlite3.Error):
                         # The error SQLAlchemy would have raised (IntegrityError...),
                         # as callers expect whichever way the batch was written.
                         raise sa.exc.DBAPIError.instance(
                             None, None, error, sqlite3.Error
                         ) from error
+                    raise
+                return refused
 
-            return await asyncio.get_running_loop().run_in_executor(self._executor, write)
-        async with self._engine().begin() as connection:
-            return await connection.run_sync(_write_moves, batch)
+            refused = await asyncio.get_running_loop().run_in_executor(self._executor, write)
+        else:
+            async with self._engine().begin() as connection:
+                refused = await connection.run_sync(_write_moves, batch)
+        self.commits += 1
+        return refused
 
     async def close(self) -> None:
         """Commit the moves already queued, then let the writer's thread go."""
@@ -303,7 +337,7 @@ class MoveWriter:
         if self._executor is not None:
             if self.sync_engine is not None:
                 await asyncio.get_running_loop().run_in_executor(
-                    self._executor, self.sync_engine.dispose
+                    self._executor, self._release_sqlite_driver
                 )
             self._executor.shutdown(wait=True)
             self._executor, self.sync_engine = None, None
