@@ -9,7 +9,7 @@ table's board. docs/lessons.md says how a lesson is written.
 
 from __future__ import annotations
 
-from .runner import LessonError, StepRun, accepted_actions, run_step, start
+from .runner import IllegalStepMoveError, LessonError, StepRun, accepted_actions, run_step, start
 from .skipbo import LESSON as SKIPBO_LESSON
 from .skyjo import LESSON as SKYJO_LESSON
 from .steps import PROJECT_TRANSLATION, Expect, Lesson, Step, text_keys
@@ -29,6 +29,7 @@ __all__ = [
     "LESSONS",
     "PROJECT_TRANSLATION",
     "Expect",
+    "IllegalStepMoveError",
     "Lesson",
     "LessonError",
     "Step",

@@ -3,7 +3,7 @@
 :func:`run_step` rebuilds the step's position from its snapshot and replays the moves the
 learner made in it, so a step is the same wherever and whenever it is played (a reload
 resumes it from the moves the browser kept). Each move must be legal for the engine
-(else :class:`~cardtable.core.IllegalMoveError`, with the engine's own refusal) and
+(else :class:`IllegalStepMoveError`, with the engine's own refusal) and
 expected by the script (else the step stops there, the position as it was before that
 move, and says why with the step's ``wrong`` text). The other seats' scripted moves are
 made as they come up.
@@ -15,7 +15,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from ..core import GameState, Outcome
+from ..core import JSON, GameState, IllegalMoveError, Outcome
 from ..games import get_game
 from .steps import Expect, Lesson, Step, matches
 
@@ -27,6 +27,16 @@ class LessonError(ValueError):
         super().__init__(reason)
         self.field = field
         self.reason = reason
+
+
+class IllegalStepMoveError(IllegalMoveError):
+    """The engine's refusal of a move of the learner's (its ``reason`` and ``refusal``),
+    with the move in its JSON form and how many moves were made before it."""
+
+    def __init__(self, error: IllegalMoveError, move: JSON, made: int) -> None:
+        super().__init__(error.reason, error.refusal)
+        self.move = move
+        self.made = made
 
 
 @dataclasses.dataclass
@@ -81,8 +91,8 @@ def run_step(lesson: Lesson, number: int, moves: Sequence[int]) -> StepRun:
     """Step ``number`` (from 0) of ``lesson`` after the learner's ``moves`` (action codes).
 
     Raises :class:`LessonError` for a step that does not exist or more moves than the
-    step takes, and the engine's :class:`~cardtable.core.IllegalMoveError` for an illegal
-    move (nothing is played past it)."""
+    step takes, and :class:`IllegalStepMoveError` (the engine's refusal) for an illegal move
+    (nothing is played past it)."""
     if not 0 <= number < len(lesson.steps):
         raise LessonError("step", f"step is a number from 0 to {len(lesson.steps) - 1}")
     step = lesson.steps[number]
@@ -94,7 +104,8 @@ def run_step(lesson: Lesson, number: int, moves: Sequence[int]) -> StepRun:
         if isinstance(code, bool) or not (isinstance(code, int) and 0 <= code < game.num_actions):
             raise LessonError("moves", f"a move is an action code from 0 to {game.num_actions - 1}")
         if not state.is_legal_action(code):
-            raise state.illegal_move_error(game.decode(code))
+            move = game.decode(code)
+            raise IllegalStepMoveError(state.illegal_move_error(move), move.to_json(), made)
         if code not in accepted_actions(state, step.script[index]):
             return StepRun(state, made, False, code, outcomes)
         outcomes.append(state.apply_action(code))
