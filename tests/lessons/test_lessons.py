@@ -4,6 +4,7 @@ changes nothing, and every text of every step exists in the four languages."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -200,3 +201,19 @@ def test_a_quote_differs_by_language_and_is_the_sheet_s_own():
             key = f"lesson.{game}.{step.name}.quote"
             quotes = {lesson_catalog(lang)[key] for lang in LANGUAGES}
             assert len(quotes) == len(LANGUAGES), key
+
+
+def test_every_lesson_key_the_page_uses_exists():
+    from pathlib import Path
+
+    import cardtable
+
+    scripts = Path(cardtable.__file__).parent / "web" / "static" / "js"
+    text = "\n".join(path.read_text(encoding="utf-8") for path in scripts.glob("*.js"))
+    used = set(re.findall(r'"(lesson\.[a-z0-9_.]*[a-z0-9_])"', text))
+    assert {"lesson.ui.nav", "lesson.ui.play_real", "lesson.ui.step"} <= used
+    english = lesson_catalog("en")
+    assert sorted(used - set(english)) == []
+    # The lessons' names are looked up by game: each game has one.
+    assert "`lesson.ui.lesson_${game}`" in text
+    assert all(f"lesson.ui.lesson_{game}" in english for game in LESSONS)
