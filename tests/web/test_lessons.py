@@ -125,4 +125,13 @@ def test_a_lesson_resumes_after_a_reload_in_the_learner_s_language(browser, serv
     assert page.inner_text("#lesson-title") == words["lesson.skyjo.take.title"]
     assert page.inner_text("#lesson-quote") == words["lesson.skyjo.take.quote"]
     assert page.locator('[data-id="held"]').count() == 1  # the -2 taken is still held
+    # A kept place the lesson cannot replay (its steps changed since) starts that step again.
+    page.evaluate(
+        "localStorage.setItem('cardtable.lesson.skipbo',"
+        " JSON.stringify({step: 2, moves: [150, 150], finished: false}))"
+    )
+    page.goto(server + "/#/learn/skipbo")
+    wait_made(page, 2, 0)
+    assert page.inner_text("#lesson-title") == words["lesson.skipbo.wild.title"]
+    assert page.errors == []
     page.context.close()

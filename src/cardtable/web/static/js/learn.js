@@ -79,8 +79,14 @@ export function openLesson(game, app) {
     state.waiting = false;
     if (closed) return;
     if (!res.ok) {
-      if (res.data && res.data.error === "illegal_move") toast(() => errorText(res.data));
-      else if (!state.answer) { state.error = res.data; draw(); return; }
+      if (!state.answer && moves.length && res.status === 400) {
+        // A kept place this lesson no longer has (its steps changed): the step's start.
+        state.progress.moves = [];
+        saveProgress(game, state.progress);
+        await ask([]);
+        return;
+      }
+      if (!state.answer) state.error = res.data;
       else toast(() => errorText(res.data));
       draw();
       return;
