@@ -217,3 +217,30 @@ def test_every_lesson_key_the_page_uses_exists():
     # The lessons' names are looked up by game: each game has one.
     assert "`lesson.ui.lesson_${game}`" in text
     assert all(f"lesson.ui.lesson_{game}" in english for game in LESSONS)
+
+
+def _finished(game: str, name: str) -> dict[str, Any]:
+    lesson = lesson_of(game)
+    number = next(i for i, step in enumerate(lesson.steps) if step.name == name)
+    step = lesson.steps[number]
+    path = _learner_path(game, number, step)
+    run = run_step(lesson, number, _taught(path))
+    assert run.done
+    view: dict[str, Any] = run.state.view(step.learner)
+    return view
+
+
+def test_the_numbers_the_texts_give_are_the_engine_s():
+    # The "done" texts name what the engine did: they must stay true to the positions.
+    english = lesson_catalog("en")
+    rounds = _finished("skipbo", "rounds")["rounds"]
+    assert rounds[0]["points"] == [50, 0] and "50 points" in english["lesson.skipbo.rounds.done"]
+    column = _finished("skyjo", "column")
+    assert column["status"][0][1::4] == ["removed"] * 3  # the second column left the grid
+    close = _finished("skyjo", "close")["rounds"][0]
+    assert close["points"] == [6, 50] and not close["doubled"]
+    doubling = _finished("skyjo", "doubling")["rounds"][0]
+    assert doubling["points"][0] == 74 and doubling["doubled"]
+    assert "37" in english["lesson.skyjo.doubling.done"]
+    end = _finished("skyjo", "end")
+    assert end["result"]["winners"] == [0] and end["totals"][1] >= 100
