@@ -119,6 +119,7 @@ export function openLesson(game, app) {
   }
 
   function goTo(step) {
+    window.scrollTo(0, 0); // a new step starts with its instruction
     state.progress = { step, moves: [], finished: state.progress.finished };
     state.answer = null;
     state.feedback = null;
@@ -174,8 +175,12 @@ export function openLesson(game, app) {
       h("progress", { max: answer.steps, value: answer.step + (answer.done ? 1 : 0), "aria-label": t("lesson.ui.step", { n: answer.step + 1, total: answer.steps }) }),
       h("h1", { id: "lesson-title" }, t(keys.title)),
       quote,
-      h("p", { class: "lessondo", id: "lesson-do" }, t(keys.do)),
-      h("div", { role: "status", "aria-live": "polite", class: "lessonstatus" }, feedback,
+      h("p", { class: "lessondo", id: "lesson-do" }, t(keys.do)));
+    // The answer to a move and the way on: above the board at the desk; on a phone below
+    // it, held at the bottom of the screen while it answers (style.css), where the
+    // learner's eyes are after a tap on their cards.
+    const status = h("section", { class: `panel lessonstatus${feedback ? " answered" : ""}`, "aria-label": t(keys.title) },
+      h("div", { role: "status", "aria-live": "polite" }, feedback,
         answer.done && last ? h("p", { id: "lesson-finished" }, t("lesson.ui.finished")) : null),
       buttons);
     const rctx = {
@@ -188,7 +193,7 @@ export function openLesson(game, app) {
     const board = gameMod.render(view, rctx);
     if (state.waiting) board.classList.add("waiting");
     picker.decorate(board);
-    return h("section", { class: `tablepage lessonpage ${game}` }, panel,
+    return h("section", { class: `tablepage lessonpage ${game}` }, panel, status,
       h("div", { class: "tablewrap" }, board, h("aside", { class: "side" }, scorePanel(view, gameMod, name))));
   }
 
