@@ -152,8 +152,10 @@ export function openLesson(game, app) {
     const me = answer.seat;
     const keys = stepKeys();
     const last = answer.step === answer.steps - 1;
-    const actions = answer.done || state.waiting ? [] : (view.legal_actions || []).map((code) =>
-      ({ code, ...gameMod.actionFor(window.cardtable.games.find((g) => g.game === game).moves[code], me, view) }));
+    // The server's table of moves (action code -> move) turns the legal codes into cards.
+    const table = (window.cardtable.games || []).find((g) => g.game === game);
+    const actions = answer.done || state.waiting || !table ? [] : (view.legal_actions || []).map((code) =>
+      ({ code, ...gameMod.actionFor(table.moves[code], me, view) }));
     picker.set(actions, null, state.waiting);
     const source = state.outline[answer.step].sources[language()];
     const quote = h("figure", { class: "lessonquote" },
