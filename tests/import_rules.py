@@ -30,7 +30,9 @@ ENGINES = frozenset({"skipbo", "skyjo"})
 LEAVES = frozenset({"__init__", "argtypes", "display_names", "i18n", "settings", "statuses"})
 #: What every front end may use: everything below the front ends.
 BELOW_FRONT_ENDS = (
-    frozenset({"core", "games", "rules_options", "bots", "sim", "fast"}) | ENGINES | LEAVES
+    frozenset({"core", "games", "rules_options", "bots", "sim", "fast", "lessons"})
+    | ENGINES
+    | LEAVES
 )
 
 #: Unit -> the units it may import. ``None`` means anything (the ``cardtable`` command).
@@ -52,6 +54,8 @@ ALLOWED: dict[str, frozenset[str] | None] = {
     "rules_options": frozenset({"core", "games"}),
     "bots": frozenset({"core"}) | ENGINES,
     "sim": frozenset({"core", "games", "bots", "argtypes", "fast"}) | ENGINES,
+    # Lessons are data over the engines: positions, expected moves, catalog keys.
+    "lessons": frozenset({"core", "games"}) | ENGINES,
     # Front ends: each builds on the layers below and never on another front end...
     "server": BELOW_FRONT_ENDS,
     "web": BELOW_FRONT_ENDS,

@@ -30,6 +30,7 @@ from .games import game_names, get_game
 from .server.command import add_serve_parser, run_serve
 from .sim.tournament import run_tournament
 from .tui.command import add_play_parser, run_play
+from .tui.learn_command import add_learn_parser, run_learn
 
 USAGE_ERROR = 2
 #: ``--json`` given without a file: print the JSON object on standard output.
@@ -189,6 +190,7 @@ def _build_parser() -> argparse.ArgumentParser:
     add_serve_parser(commands)
     add_loadtest_parser(commands)
     add_play_parser(commands)
+    add_learn_parser(commands)
     return parser
 
 
@@ -558,6 +560,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exit_.code if isinstance(exit_.code, int) else USAGE_ERROR
     if args.command == "play":
         return run_play(args)
+    if args.command == "learn":
+        return run_learn(args)
     try:
         COMMANDS[args.command](args)
     except UsageError as error:

@@ -1,5 +1,5 @@
-"""An axe-core audit (axe-playwright-python) of the home page, a lobby, a Skip-Bo table and
-a Skyjo table: no serious or critical violation; cards have accessible names."""
+"""An axe-core audit (axe-playwright-python) of the home page, a lobby, a Skip-Bo table, a
+Skyjo table and the lessons: no serious or critical violation; cards have accessible names."""
 
 from __future__ import annotations
 
@@ -64,6 +64,21 @@ def test_a_table(server, browser, game):
     else:
         stock = page.get_attribute('[data-id="stock:0"]', "aria-label")
         assert re.fullmatch(r"Your stock pile: top card (\d+|Skip-Bo card), 5 cards", stock), stock
+    page.context.close()
+
+
+def test_the_lessons(server, browser):
+    page = new_page(browser, server, lang="fr")
+    page.goto(server + "/#/learn")
+    page.wait_for_selector("#learn-skipbo", timeout=TIMEOUT)
+    assert serious(page) == []
+    page.click("#learn-skipbo")
+    page.wait_for_selector("body[data-lesson-made='0'] .board", timeout=TIMEOUT)
+    page.click('[data-id="hand:5"]')  # a wrong move (a discard): its explanation is shown
+    page.click('[data-id="disc:0:0"]')
+    page.wait_for_selector("#lesson-feedback.wrong", timeout=TIMEOUT)
+    assert serious(page) == []
+    assert page.get_attribute("#lesson-quote", "lang") == "fr"
     page.context.close()
 
 

@@ -17,6 +17,7 @@ from .config import ServerConfig
 from .guard import RequestGuard
 from .http_api import RoomsApi
 from .leaderboard_api import LeaderboardApi
+from .lessons_api import LessonsApi
 from .limits import LookupThrottle
 from .lobby_api import LobbyApi
 from .quickmatch_api import QuickMatchApi
@@ -54,6 +55,7 @@ def create_app(config: ServerConfig | None = None, *, front: Sequence[BaseRoute]
         *accounts.routes(),
         *LeaderboardApi(table, accounts).routes(),
         *LobbyApi(table).routes(),
+        *LessonsApi().routes(),
         *QuickMatchApi(table, accounts).routes(),
         *TableSocket(table, lookups).routes(),
     ]

@@ -5,6 +5,7 @@ import { h, listen, patch, retranslateToast, toast, unpressed } from "./dom.js";
 import { formatNames, has, language, loadLanguage, missingKeys, preferredLanguage, t } from "./i18n.js";
 import { icon } from "./icons.js";
 import { fitBoard } from "./layout.js";
+import { openLesson, renderLearnList } from "./learn.js";
 import { renderLeaderboard } from "./leaderboard.js";
 import { optionFields } from "./options.js";
 import { renderPublicLobby } from "./publiclobby.js";
@@ -37,6 +38,7 @@ function nav() {
   const box = document.getElementById("topnav");
   box.replaceChildren(
     h("a", { href: "#/" }, t("web.nav.home")),
+    h("a", { href: "#/learn", id: "learn-link" }, t("lesson.ui.nav")),
     h("a", { href: "#/rules/skyjo" }, t("web.rules.skyjo_title")),
     h("a", { href: "#/rules/skipbo" }, t("web.rules.skipbo_title")),
     h("a", { href: "#/lobby", id: "lobby-link" }, t("web.nav.lobby")),
@@ -101,6 +103,9 @@ async function renderHome() {
     h("section", { class: "hero" }, h("h1", {}, t("web.home.title")), h("p", {}, t("web.home.tagline"))),
     form,
     h("div", { class: "homeside" }, joinForm,
+      h("section", { class: "panel learnbox" }, h("h2", {}, t("lesson.ui.title")), h("p", { class: "muted" }, t("lesson.ui.intro")),
+        h("p", {}, h("a", { href: "#/learn/skyjo", class: "button" }, t("lesson.ui.lesson_skyjo")), " ",
+          h("a", { href: "#/learn/skipbo", class: "button" }, t("lesson.ui.lesson_skipbo")))),
       h("section", { class: "panel" }, h("h2", {}, t("web.nav.rules")),
         h("p", {}, h("a", { href: "#/rules/skyjo" }, t("web.rules.skyjo_title"))),
         h("p", {}, h("a", { href: "#/rules/skipbo" }, t("web.rules.skipbo_title"))))));
@@ -251,6 +256,10 @@ function route() {
   } else if (parts[0] === "leaderboard") {
     document.title = `${t("web.board.title")} · cardtable`;
     renderLeaderboard(app, parts[1]);
+  } else if (parts[0] === "learn") {
+    document.title = `${t("lesson.ui.title")} · cardtable`;
+    if (parts[1]) current = openLesson(parts[1], app);
+    else renderLearnList(app);
   } else if (parts[0] === "rules" && parts[1]) {
     document.title = `${t(`web.rules.${parts[1]}_title`)} · cardtable`;
     renderRules(parts[1]);
