@@ -29,6 +29,7 @@ TOOLS = (
     "rlskyjo_yardstick",
     "web_bench",
     "message_encoding",
+    "room_memory",
 )
 
 

@@ -244,3 +244,13 @@ def test_skipbo_round_ends_counts_every_round_and_repeats_exactly(capsys):
     ends = re.search(r"round ends: (.*)", random)
     assert ends and sum(int(part.split()[-1]) for part in ends[1].split(", ")) == 4
     assert _run(capsys, "skipbo_round_ends", "--bots", "random", "--games", "4") == random
+
+
+def test_room_memory_measures_waiting_and_playing_rooms_of_a_real_server(capsys):
+    from lab import room_memory
+
+    assert room_memory.main(["--rooms", "3", "--seats", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "skyjo, 3 rooms of 2 seats each way:" in out
+    assert re.search(r"a waiting room, no connection: -?\d+\.\d KiB", out)
+    assert re.search(r"a game under way with its 2 connections: -?\d+\.\d KiB", out)
