@@ -133,3 +133,26 @@ def test_close_waits_for_queued_moves(path, count):
 
     asyncio.run(scenario())
     assert rows(url, "SELECT count(*) FROM moves") == [(count,)]
+
+
+@pytest.mark.parametrize("gather", [0.0, 0.5])
+def test_an_idle_writer_waits_the_gathering_time_for_more_moves(path, gather):
+    url, writer_thread = path
+
+    async def scenario():
+        storage = await _open(url, ["DDDDDD", "EEEEEE"], writer_thread)
+        storage.move_writer.gather_seconds = gather
+        first = asyncio.create_task(storage.record_move("DDDDDD", 1, 0, 0, 30, 3, None))
+        await asyncio.sleep(0.05)  # the first move's commit is over, or still gathering
+        await storage.record_move("EEEEEE", 1, 0, 1, 31, 3, None)
+        await first
+        commits = storage.move_writer.commits
+        await storage.close()
+        return commits
+
+    # Both moves are committed either way; with a gathering time, in one transaction.
+    assert asyncio.run(scenario()) == (1 if gather else 2)
+    assert rows(url, "SELECT room_code, action FROM moves ORDER BY room_code") == [
+        ("DDDDDD", 30),
+        ("EEEEEE", 31),
+    ]

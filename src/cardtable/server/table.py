@@ -45,6 +45,7 @@ class Table:
         self.storage = Storage(
             config.database_url(), migrate=config.migrate, stall_seconds=config.lease_seconds
         )
+        self.storage.move_writer.gather_seconds = config.commit_gather_seconds
         self.bots = BotPool(
             config.bot_processes,
             config.review_workers,

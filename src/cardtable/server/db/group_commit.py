@@ -281,6 +281,10 @@ class MoveWriter:
         self._raw: PoolProxiedConnection | None = None
         #: Transactions committed with moves (each batch's, and a retried move's alone).
         self.commits = 0
+        #: Seconds to wait, when the writer was idle, for more moves to join the first
+        #: in one commit (0: commit at once; busy periods gather moves anyway, while
+        #: the commit before is being written).
+        self.gather_seconds = 0.0
 
     def use_thread(self, sync_engine: sa.Engine) -> None:
         """Commit from now on through ``sync_engine``, on a thread of its own."""
@@ -338,6 +342,8 @@ class MoveWriter:
 
     async def _write_queued(self) -> None:
         """Commit the queued moves batch after batch until none is left."""
+        if self.gather_seconds > 0:
+            await asyncio.sleep(self.gather_seconds)
         while self._queued:
             batch, self._queued = self._queued, []
             try:
