@@ -7,15 +7,17 @@ import asyncio
 import json
 from typing import Any
 
+from ..bots.levels import resolve_bot
 from ..statuses import SeatKind
 from .loadtest_options import MOVE_TIMEOUT, LoadOptions
 from .loadtest_server import post_json
 
 
-def bot_of_room(levels: str, index: int) -> str:
-    """The level of bot room ``index``: ``levels`` (comma-separated) taken in turn."""
+def bot_of_room(game: str, levels: str, index: int) -> str:
+    """The bot of room ``index``: ``levels`` (comma-separated levels or bot names) taken
+    in turn, as the bot name the server knows (``easy`` is ``naive``...)."""
     names = [name.strip() for name in levels.split(",") if name.strip()]
-    return names[index % len(names)]
+    return resolve_bot(game, names[index % len(names)])
 
 
 async def start_bot_room(options: LoadOptions, index: int = 0) -> None:
@@ -26,10 +28,11 @@ async def start_bot_room(options: LoadOptions, index: int = 0) -> None:
 
     base = options.url.rstrip("/")
     players = options.seats
+    bot = bot_of_room(options.game, options.bot, index)
     body: dict[str, Any] = {
         "game": options.game,
         "options": {"players": players, **options.options},
-        "seats": [{"kind": SeatKind.BOT.value, "bot": bot_of_room(options.bot, index)}] * players,
+        "seats": [{"kind": SeatKind.BOT.value, "bot": bot}] * players,
     }
     created = await asyncio.to_thread(post_json, f"{base}/api/rooms", body)
     async with connect(created["ws_url"], open_timeout=60, proxy=None) as ws:

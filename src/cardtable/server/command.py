@@ -207,10 +207,11 @@ def add_serve_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
     serve.add_argument(
         "--commit-gather-ms",
         type=non_negative_float,
-        default=0.0,
+        default=2.0,
         metavar="MS",
         help="when the move writer was idle, wait this long for more moves to commit "
-        "with the first: fewer commits under load, each move answered that much later (0)",
+        "with the first: fewer commits under load, each move answered that much later "
+        "(2; 0 commits each move at once)",
     )
     serve.add_argument(
         "--ws-deflate",

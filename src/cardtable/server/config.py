@@ -28,7 +28,8 @@ class ServerConfig:
     #: A node that dies holds its rooms that long (see docs/operations.md).
     lease_seconds: float = 15.0
     #: Seconds the move writer waits, when it was idle, for more moves to commit with
-    #: the first (see :class:`cardtable.server.db.group_commit.MoveWriter`).
+    #: the first (see :class:`cardtable.server.db.group_commit.MoveWriter`); ``cardtable
+    #: serve`` waits 2 ms (``--commit-gather-ms``), the library commits at once.
     commit_gather_seconds: float = 0.0
     #: Upgrade a PostgreSQL schema older than this version's at start (``--migrate``);
     #: without it such a start is refused (see :mod:`cardtable.server.schema`).
