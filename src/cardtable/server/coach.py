@@ -78,7 +78,12 @@ def coach_refusal(seats: Sequence[Seat]) -> RoomError | None:
     return RoomError(
         "bad_table_options",
         "the coach is for practice against bots: exactly one seat may be a person",
-        {"field": "coach", "allowed": "one person, bots in every other seat"},
+        {
+            "field": "coach",
+            "allowed": "one person, with a bot in every other seat",
+            "allowed_key": "allowed.coach_seats",
+            "allowed_params": {},
+        },
     )
 
 

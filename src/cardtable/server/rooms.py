@@ -490,7 +490,12 @@ class Room:
                 raise RoomError(
                     "bad_table_options",
                     "the coach is set before a game starts (a coached game is unrated)",
-                    {"field": "coach", "allowed": "before the game starts"},
+                    {
+                        "field": "coach",
+                        "allowed": "set before the game starts",
+                        "allowed_key": "allowed.coach_before_start",
+                        "allowed_params": {},
+                    },
                 )
             refusal = coach_refusal(self.seats) if options.coach else None
             if refusal is not None:

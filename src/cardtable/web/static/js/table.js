@@ -15,6 +15,7 @@ import * as skipbo from "./skipbo.js";
 import * as skyjo from "./skyjo.js";
 import { lineText } from "./words.js";
 import { chatPanel, hostTablePanel, timerBadge } from "./tablelife.js";
+import { coachLine } from "./coach.js";
 
 export const GAMES = { skipbo, skyjo };
 
@@ -113,7 +114,7 @@ export function tablePage(r) {
       h("a", { href: `#/rules/${gameName}`, target: "_blank", class: "button" }, t("web.nav.rules")),
       " ",
       h("a", { href: "#/", class: "button" }, t("web.nav.leave"))));
-  const out = h("section", { class: `tablepage ${gameName}${online ? "" : " disconnected"}` }, turnbar, h("div", { class: "tablewrap" }, boardEl, side));
+  const out = h("section", { class: `tablepage ${gameName}${online ? "" : " disconnected"}` }, turnbar, coachLine(r), h("div", { class: "tablewrap" }, boardEl, side));
   const dialog = ctx.help ? helpDialog(r) : summaryDialog(r, view, game);
   if (dialog) out.append(dialog);
   return out;
