@@ -28,6 +28,14 @@ export function coachAfterEvent(ctx, m) {
   if (ctx.coach && (m.game_no !== ctx.coach.game_no || (m.outcome.seat === ctx.seat && m.index > ctx.coach.index))) ctx.coach = null;
 }
 
+// Whether the take-back is on offer: nothing happened since the move (the room is still
+// at its version) and the player has not kept it. The bots wait meanwhile.
+export function coachWaiting(r) {
+  const ctx = r.ctx;
+  const m = ctx.coach;
+  return Boolean(m && m.take_back && !m.kept && m.game_no === ctx.gameNo && r.conn && r.conn.version === m.version && ctx.view && ctx.view.result === null);
+}
+
 export function coachLine(r) {
   const ctx = r.ctx;
   const m = ctx.coach;
@@ -36,8 +44,7 @@ export function coachLine(r) {
   const cost = m.measure === "win_chance"
     ? t("review.cost_skipbo", { cost: new Intl.NumberFormat(language(), { maximumFractionDigits: 1 }).format(100 * m.cost) })
     : t("review.cost_skyjo", { count: Math.round(10 * m.cost) / 10 });
-  // Offered while nothing happened since the move (the room is still at its version).
-  const open = m.take_back && !m.kept && r.conn && r.conn.version === m.version && ctx.view.result === null;
+  const open = coachWaiting(r);
   let answer = null;
   if (open) {
     answer = h("span", { class: "coachbuttons" },
@@ -50,7 +57,7 @@ export function coachLine(r) {
   return h("div", { class: "coachline", id: "coach-line", role: "status", dataset: { index: String(m.index) } },
     h("strong", {}, t("web.coach.title")), " ",
     h("span", { class: "cost" }, cost), " ",
-    h("span", { class: "better" }, t("review.better", { move: moveText(gameName, m.best_move) })), " ",
+    h("span", { class: "better" }, t("review.better", { move: moveText(gameName, m.best_move) })), " · ",
     h("span", { class: "why", dataset: { parts: JSON.stringify(m.reason_parts || []) } },
       ...reasonSentence("review.reason", m.reason_parts, m.reason, r.name)),
     answer ? " " : null, answer);
