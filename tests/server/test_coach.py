@@ -218,6 +218,17 @@ def test_take_backs_are_refused_when_they_would_leak_or_come_too_late(
             assert ann.error()["code"] == "no_take_back"
             assert room.state.to_json() == snapshot and room.version == version
 
+            # Unanswered, an offer lapses after COACH_WAIT_SECONDS: the bot plays on.
+            monkeypatch.setattr(coach, "COACH_WAIT_SECONDS", 0.2)
+            ann.move(TAKE_DISCARD)
+            ann.until(is_move_event)
+            ann.move(EXCHANGE + 0)
+            ann.until(is_move_event)
+            assert ann.until(lambda m: m["type"] == "coach")["take_back"] is True
+            _until_my_turn(ann)
+            _send(ann, "take_back")
+            assert ann.error()["code"] == "no_take_back"
+
 
 def test_the_coach_is_for_one_person_against_bots_set_before_the_game(tmp_path: Any) -> None:
     two_people = [{"kind": "human"}, {"kind": "human"}]

@@ -11,8 +11,8 @@ once per decision (see :meth:`Coach.take_back`).
 While the advisor judges the player's last move, and while a take-back of it is on
 offer, the bots wait: a take-back is only ever of the last move of the game, before
 anybody moved after it. The player ends an offer by taking the move back, by keeping
-it (``keep_move``) or by moving again; a player gone away (see :mod:`.grace`) holds
-nobody up.
+it (``keep_move``) or by moving again; an offer unanswered for ``COACH_WAIT_SECONDS``
+lapses, and a player gone away (see :mod:`.grace`) holds nobody up.
 
 A move that showed the player a card they could not see before (a draw, a card turned
 up, new hand cards; see ``shows_hidden_card`` of each engine's events) is never taken
@@ -52,6 +52,10 @@ COACH_CONFIRM = 16
 #: to win a Skip-Bo round, 2 points of a Skyjo round. Smaller losses are left unsaid,
 #: so a learner hears of the moves that matter.
 CLEARLY_WORSE = {"win_chance": 0.05, "round_points": 2.0}
+#: The longest the bots wait for the player's answer to an offer of a take-back: a
+#: person reading the line has time, and a client that cannot answer (an older page,
+#: the terminal client) holds the table up for this long only.
+COACH_WAIT_SECONDS = 120.0
 #: Why a move the coach speaks of cannot be taken back (``no_take_back`` of the line).
 REVEALED = "revealed"
 USED = "used"
@@ -110,6 +114,8 @@ class _Line:
     before: GameState[Any]
     message: JSON
     no_take_back: str | None
+    #: When the line was sent (the table's clock): the bots wait for an answer from then.
+    offered_at: float = 0.0
 
 
 class Coach:
@@ -145,7 +151,9 @@ class Coach:
         if self.judging is not None and self.judging[0] == room.game_no:
             return True
         line = self._offer()
-        return line is not None and line.seat not in room.away
+        if line is None or line.seat in room.away:
+            return False
+        return room.table.clock() - line.offered_at < COACH_WAIT_SECONDS
 
     def after_move(
         self, seat: int, before: GameState[Any], action: int, events: Sequence[Event]
@@ -190,9 +198,17 @@ class Coach:
                 elif line.no_take_back is None and line.version != room.version:
                     line.no_take_back = PLAYED_ON
                 line.message = self._message(line, measure, verdict)
+                line.offered_at = room.table.clock()
                 self.line = line
                 room.push_to_seat(line.seat, line.message)
+                if line.no_take_back is None:
+                    # Unanswered, the offer lapses and the bots play on.
+                    asyncio.get_running_loop().call_later(COACH_WAIT_SECONDS, self._lapse)
             room.bots.schedule()
+
+    def _lapse(self) -> None:
+        if not self.room.closed:
+            self.room.bots.schedule()
 
     def _message(self, line: _Line, measure: str, verdict: ReviewedMove) -> JSON:
         game = self.room.game
