@@ -172,6 +172,8 @@ class Coach:
         if (room.game_no, index) in self.used:
             no_take_back = USED
         line = _Line(room.game_no, seat, index, room.version, before, {}, no_take_back)
+        if self.task is not None:
+            self.task.cancel()  # its verdict, on a move played on from, would be dropped
         self.task = asyncio.create_task(self._judge(line, world, action))
 
     async def _judge(self, line: _Line, world: GameState[Any], action: int) -> None:
@@ -184,11 +186,19 @@ class Coach:
             log.exception("room %s: the coach failed", room.code, extra=room.log_fields())
             verdict = None
         async with room.lock:
+            # The coach speaks of the player's last move only: a verdict on a move the
+            # player has played on from (a newer one is judged or spoken of) is dropped.
+            newer = self.judging != (line.game_no, line.index) or (
+                self.line is not None
+                and self.line.game_no == line.game_no
+                and self.line.index > line.index
+            )
             if self.judging == (line.game_no, line.index):
                 self.judging = None
             measure = MEASURES.get(room.game.name, "value")
             if (
                 verdict is not None
+                and not newer
                 and line.game_no == room.game_no
                 and not room.closed
                 and clearly_worse(measure, verdict)
