@@ -317,3 +317,34 @@ def test_a_move_said_to_show_nothing_hidden_looks_the_same_in_every_re_deal(
                     assert world.view(seat) == after.view(seat), (seed, outcome.to_json())
             state = after
     assert safe > 20 and unsafe > 20
+
+
+def test_a_skip_bo_turn_ended_by_a_discard_is_taken_back_with_the_next_player_s_draw(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every move is called clearly worse: what is tested is Skip-Bo's take-back.
+    monkeypatch.setattr(coach, "clearly_worse", lambda measure, verdict: True)
+    options = {"players": 2, "stock_size": 5, "first_player": 0}
+    with client(tmp_path) as http:
+        body = {"game": "skipbo", "options": options, "seats": ANN_AND_A_BOT, "name": "Ann"}
+        created = http.post("/api/rooms", json={**body, "table": {"coach": True}}).json()
+        code = created["code"]
+        with connect(http, code, created["token"]) as (ann,):
+            ann.hello()
+            start(ann, created["host_token"])
+            ann.until(lambda m: m["type"] == "event" and m["kind"] == "start")
+            room = http.app.state.table.rooms[code]  # type: ignore[attr-defined]
+            before, view = room.state.clone(), ann.view
+            assert view is not None
+            discard = max(view["legal_actions"])  # a discard: it ends the turn
+            ann.move(discard)
+            moved = ann.until(is_move_event)
+            assert moved["outcome"]["events"][-1] == {"type": "Drew", "seat": 1, "count": 5}
+            line = ann.until(lambda m: m["type"] == "coach")
+            assert line["measure"] == "win_chance" and line["take_back"] is True
+            assert room.state.current_player == 1  # the bot waits
+            _send(ann, "take_back")
+            sync = ann.until(lambda m: m["type"] == "sync")
+            assert sync["view"] == view
+            assert room.state.to_json() == before.to_json()
+            assert _stored_actions(http, code) == []
