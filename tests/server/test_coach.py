@@ -14,6 +14,7 @@ from cardtable.core import Result, Rng
 from cardtable.games import get_game
 from cardtable.i18n import LANGUAGES, catalog
 from cardtable.server import botseats, coach, lobby
+from cardtable.server.db.records import FencedError
 from cardtable.server.ratings import verdict
 from cardtable.skipbo import events as skipbo_events
 from cardtable.skyjo import events as skyjo_events
@@ -343,6 +344,12 @@ def test_a_skip_bo_turn_ended_by_a_discard_is_taken_back_with_the_next_player_s_
             line = ann.until(lambda m: m["type"] == "coach")
             assert line["measure"] == "win_chance" and line["take_back"] is True
             assert room.state.current_player == 1  # the bot waits
+            # The stored log changes only under the room's lease.
+            storage, portal = room.table.storage, http.portal
+            assert portal is not None
+            with pytest.raises(FencedError):
+                portal.call(storage.take_back_move, code, 1, 0, room.version + 1, room.epoch + 1)
+            assert _stored_actions(http, code) == [discard]
             _send(ann, "take_back")
             sync = ann.until(lambda m: m["type"] == "sync")
             assert sync["view"] == view
