@@ -1,5 +1,6 @@
 """The practice coach in the browser: on a phone, a deliberately bad move gets the
-coach's line with a take-back, and the move taken back may not be taken back again."""
+coach's line with a take-back, the move taken back may not be taken back again, and
+the line is worded in the page's language."""
 
 from __future__ import annotations
 
@@ -63,4 +64,11 @@ def test_a_bad_move_gets_the_coach_s_line_and_one_take_back(
         page.wait_for_selector("#coach-no-take-back", timeout=TIMEOUT)
         assert "already took back" in page.inner_text("#coach-line")
         assert page.locator("#coach-take-back").count() == 0
+        # In the player's language: the page words the line again in French.
+        page.select_option("#lang", "fr")
+        page.wait_for_function(
+            "document.querySelector('#coach-no-take-back')?.textContent.startsWith('Vous avez')",
+            timeout=TIMEOUT,
+        )
+        assert "Mieux" in page.inner_text("#coach-line")
         assert not page.errors

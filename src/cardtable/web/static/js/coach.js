@@ -2,7 +2,7 @@
 // clearly worse move of the player, the server's one line in the review's words (what
 // the move cost, the better move and why) and, while the move may still be taken back,
 // the buttons to take it back or to keep it. The line stays until the player moves again.
-import { h, toast } from "./dom.js";
+import { announce, h, toast } from "./dom.js";
 import { language, t } from "./i18n.js";
 import { reasonSentence } from "./roomtext.js";
 import { moveText } from "./words.js";
@@ -12,6 +12,7 @@ export function coachMessage(r, m) {
   const ctx = r.ctx;
   if (m.type === "coach") {
     ctx.coach = m;
+    announce(`${t("web.coach.title")}: ${costText(m)} ${t("review.better", { move: moveText(ctx.room.game, m.best_move) })}`);
     return true;
   }
   if (m.type === "took_back") {
@@ -41,9 +42,7 @@ export function coachLine(r) {
   const m = ctx.coach;
   if (!m || !ctx.view || m.game_no !== ctx.gameNo) return null;
   const gameName = ctx.room.game;
-  const cost = m.measure === "win_chance"
-    ? t("review.cost_skipbo", { cost: new Intl.NumberFormat(language(), { maximumFractionDigits: 1 }).format(100 * m.cost) })
-    : t("review.cost_skyjo", { count: Math.round(10 * m.cost) / 10 });
+  const cost = costText(m);
   const open = coachWaiting(r);
   let answer = null;
   if (open) {
@@ -61,6 +60,13 @@ export function coachLine(r) {
     h("span", { class: "why", dataset: { parts: JSON.stringify(m.reason_parts || []) } },
       ...reasonSentence("review.reason", m.reason_parts, m.reason, r.name)),
     answer ? " " : null, answer);
+}
+
+// What the move cost, in the review's words.
+function costText(m) {
+  return m.measure === "win_chance"
+    ? t("review.cost_skipbo", { cost: new Intl.NumberFormat(language(), { maximumFractionDigits: 1 }).format(100 * m.cost) })
+    : t("review.cost_skyjo", { count: Math.round(10 * m.cost) / 10 });
 }
 
 function reply(r, type) {
