@@ -509,6 +509,8 @@ class Room:
                 self.version -= 1
                 raise
             self.clock.update()
+            # A new version ends the coach's offer of a take-back: the bots play on.
+            self.bots.schedule()
 
     # --- end -----------------------------------------------------------------------------
     def end_connections(self, code: int, message: JSON) -> None:
