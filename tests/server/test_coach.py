@@ -247,6 +247,10 @@ def test_the_coach_is_for_one_person_against_bots_set_before_the_game(tmp_path: 
             )
             error = ann.error()
             assert error["code"] == "bad_table_options" and error["field"] == "coach"
+            assert error["allowed_key"] == "allowed.coach_seats"
+            # At a table with another person there is nothing to take back, ever.
+            _send(ann, "take_back")
+            assert ann.error()["code"] == "no_coach"
 
         practice = _create(http, ANN_AND_A_BOT, {"coach": True}).json()
         with connect(http, practice["code"], practice["token"]) as (ann,):
