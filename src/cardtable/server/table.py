@@ -18,6 +18,7 @@ from ..display_names import DisplayNameError, clean_name
 from ..games import get_game
 from ..statuses import RoomStatus, SeatKind
 from .botseats import BotPool
+from .coach import coach_refusal
 from .config import ServerConfig
 from .connections import ROOM_MOVED
 from .db.records import FencedError, RoomRecord
@@ -395,6 +396,9 @@ class Table:
         if len(specs) != players:
             raise RoomError("bad_seats", f"the rules have {players} seats, not {len(specs)}")
         seats = seats_from_specs(game.name, specs)
+        refusal = coach_refusal(seats) if table_options.coach else None
+        if refusal is not None:
+            raise refusal
         seat_token: tuple[int, str] | None = None
         if name is not None:
             try:

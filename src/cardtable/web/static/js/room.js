@@ -13,6 +13,7 @@ import { errorText, seatName } from "./roomtext.js";
 import { GAMES, myTurnNow, rememberBoard, settleBoard, tablePage } from "./table.js";
 import { showTurn } from "./turnalert.js";
 import { attachTableLife, markMoveLines, tableLifeMessage } from "./tablelife.js";
+import { coachAfterEvent, coachMessage } from "./coach.js";
 import { describe, lineText } from "./words.js";
 
 export { errorText, KNOWN_ERRORS, seatName } from "./roomtext.js";
@@ -37,6 +38,7 @@ export function openRoom(code, outer, watch = false) {
     gone: null,
     hint: null,
     hinting: false,
+    coach: null, // the coach's last line (coach.js)
     help: false, // the list of keyboard shortcuts is open
     finalClosed: false, // the final scores were closed to look at the table
     review: null,
@@ -104,7 +106,7 @@ export function openRoom(code, outer, watch = false) {
   }
 
   function onMessage(m) {
-    if (tableLifeMessage(r, m)) { draw(); return; }
+    if (tableLifeMessage(r, m) || coachMessage(r, m)) { draw(); return; }
     switch (m.type) {
       case "welcome":
         ctx.seat = m.seat;
@@ -180,6 +182,7 @@ export function openRoom(code, outer, watch = false) {
       announce(t("web.table.started"));
       return;
     }
+    coachAfterEvent(ctx, m);
     const before = ctx.view;
     ctx.view = m.view;
     ctx.gameNo = m.game_no;

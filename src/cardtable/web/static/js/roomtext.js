@@ -16,7 +16,7 @@ export function seatName(room, seat, me) {
 // Every error code the server sends (docs/protocol.md), each with its web.error text.
 export const KNOWN_ERRORS = ["already_greeted", "bad_game", "bad_message", "bad_move", "bad_name", "bad_options",
   "bad_request", "bad_seats", "bad_table_options", "bad_token", "chat_empty", "chat_not_allowed", "chat_rate_limited", "draining", "hello_first", "hello_timeout", "hint_busy", "illegal_move", "network",
-  "no_game", "no_hint", "no_review", "no_room", "no_step", "not_a_player", "not_finished", "not_host", "not_in_lobby",
+  "no_coach", "no_game", "no_hint", "no_review", "no_take_back", "no_room", "no_step", "not_a_player", "not_finished", "not_host", "not_in_lobby",
   "not_playing", "not_your_turn", "payload_too_large", "rate_limited", "review_busy", "room_elsewhere", "room_full", "room_moved", "seat_taken",
   "seat_unavailable", "seats_free", "stale_version", "too_many_rooms",
   "bad_host", "bad_content_type", "bad_origin", "too_many_lookups", "bad_password", "name_taken", "bad_csrf",
