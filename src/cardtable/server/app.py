@@ -19,6 +19,7 @@ from .http_api import RoomsApi
 from .leaderboard_api import LeaderboardApi
 from .limits import LookupThrottle
 from .lobby_api import LobbyApi
+from .profile_api import ProfileApi
 from .quickmatch_api import QuickMatchApi
 from .table import Table
 from .websocket import TableSocket
@@ -54,6 +55,7 @@ def create_app(config: ServerConfig | None = None, *, front: Sequence[BaseRoute]
         *accounts.routes(),
         *LeaderboardApi(table, accounts).routes(),
         *LobbyApi(table).routes(),
+        *ProfileApi(table, accounts).routes(),
         *QuickMatchApi(table, accounts).routes(),
         *TableSocket(table, lookups).routes(),
     ]

@@ -1,0 +1,142 @@
+"""Profiles: the finished games of an account's claimed seats with their verdicts, its
+ratings on every ladder, and the verdict of one game seat by seat (docs/players.md#profiles)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import sqlalchemy as sa
+
+from ...core import JSON
+from .database import Database
+from .tables import LIVE_STATUSES, games, rated_games, ratings, rooms, seat_claims
+
+#: Finished games read at most for one profile (its counts cover these, newest first).
+MAX_GAMES = 5000
+
+
+@dataclasses.dataclass(frozen=True)
+class PlayedGame:
+    """A finished game of one of an account's seats (``seat``), with its verdict:
+    ``judged`` False until the game is rated or found unrated."""
+
+    room_code: str
+    game_no: int
+    game: str
+    rules: JSON
+    seats: list[JSON]
+    result: JSON
+    finished_at: float
+    seat: int
+    judged: bool
+    ladder: str | None
+    reason: str | None
+    changes: list[JSON]
+    #: The room's code may be shown to anyone: the room is public, or closed (its code
+    #: no longer opens a table). A private table's code stays with its players.
+    code_public: bool
+
+
+@dataclasses.dataclass(frozen=True)
+class LadderRating:
+    ladder: str
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+
+
+def _played(row: Any) -> PlayedGame:
+    live = row.status is not None and row.status in LIVE_STATUSES
+    return PlayedGame(
+        room_code=row.room_code,
+        game_no=row.game_no,
+        game=row.game,
+        rules=row.rules,
+        seats=row.seats,
+        result=row.result,
+        finished_at=row.finished_at,
+        seat=row.seat,
+        judged=row.rated_at is not None,
+        ladder=row.ladder,
+        reason=row.reason,
+        changes=list(row.changes or []),
+        code_public=bool(row.public) or not live,
+    )
+
+
+class ProfileRows(Database):
+    """The queries of the players' profiles."""
+
+    async def played_games(self, user_id: int, limit: int = MAX_GAMES) -> list[PlayedGame]:
+        """The finished games of the account's claimed seats, newest first."""
+        judged = sa.and_(
+            rated_games.c.room_code == games.c.room_code,
+            rated_games.c.game_no == games.c.game_no,
+        )
+        query = (
+            sa.select(
+                games.c.room_code,
+                games.c.game_no,
+                games.c.game,
+                games.c.rules,
+                games.c.seats,
+                games.c.result,
+                games.c.finished_at,
+                seat_claims.c.seat,
+                rated_games.c.rated_at,
+                rated_games.c.ladder,
+                rated_games.c.reason,
+                rated_games.c.changes,
+                rooms.c.status,
+                rooms.c.public,
+            )
+            .select_from(
+                seat_claims.join(games, games.c.room_code == seat_claims.c.room_code)
+                .outerjoin(rated_games, judged)
+                .outerjoin(rooms, rooms.c.code == games.c.room_code)
+            )
+            .where(
+                seat_claims.c.user_id == user_id,
+                games.c.result.is_not(None),
+                games.c.finished_at.is_not(None),
+            )
+            .order_by(games.c.finished_at.desc(), games.c.room_code, games.c.game_no.desc())
+            .limit(limit)
+        )
+        async with self._engine().connect() as connection:
+            rows = await connection.execute(query)
+            found = [_played(row) for row in rows]
+        return [game for game in found if 0 <= game.seat < len(game.seats)]
+
+    async def ratings_of(self, player: str) -> list[LadderRating]:
+        """A player's rating on each ladder they played a rated game on."""
+        query = (
+            sa.select(
+                ratings.c.ladder, ratings.c.mu, ratings.c.sigma, ratings.c.games, ratings.c.wins
+            )
+            .where(ratings.c.player == player)
+            .order_by(ratings.c.ladder)
+        )
+        async with self._engine().connect() as connection:
+            return [LadderRating(**row._asdict()) for row in await connection.execute(query)]
+
+    async def seat_players(self, code: str, game_no: int) -> tuple[list[JSON], dict[int, int]]:
+        """A stored game's public seats and its claims (seat -> account), to tell each
+        seat its rating change (``([], {})`` for a game that is not stored)."""
+        async with self._engine().connect() as connection:
+            found = await connection.execute(
+                sa.select(games.c.seats).where(
+                    games.c.room_code == code, games.c.game_no == game_no
+                )
+            )
+            seats = found.scalar_one_or_none()
+            if seats is None:
+                return [], {}
+            claimed = await connection.execute(
+                sa.select(seat_claims.c.seat, seat_claims.c.user_id).where(
+                    seat_claims.c.room_code == code
+                )
+            )
+            return list(seats), {seat: user_id for seat, user_id in claimed}
