@@ -1,4 +1,5 @@
-// The single-page app: hash routes for home, room (lobby and table), replay and rules.
+// The single-page app: hash routes for home, room (lobby and table), replay, rules,
+// account, public lobby, leaderboards and players' profiles.
 import { accountName, loadAccount, renderAccount } from "./account.js";
 import { api, playerName, rememberName, rememberSeat } from "./api.js";
 import { h, listen, patch, retranslateToast, toast, unpressed } from "./dom.js";
@@ -7,6 +8,7 @@ import { icon } from "./icons.js";
 import { fitBoard } from "./layout.js";
 import { renderLeaderboard } from "./leaderboard.js";
 import { optionFields } from "./options.js";
+import { renderProfile } from "./profile.js";
 import { renderPublicLobby } from "./publiclobby.js";
 import { errorText, openRoom, seatName } from "./room.js";
 import * as skipbo from "./skipbo.js";
@@ -251,6 +253,9 @@ function route() {
   } else if (parts[0] === "leaderboard") {
     document.title = `${t("web.board.title")} · cardtable`;
     renderLeaderboard(app, parts[1]);
+  } else if (parts[0] === "player" && parts[1]) {
+    document.title = `${parts[1]} · cardtable`;
+    renderProfile(app, parts[1]);
   } else if (parts[0] === "rules" && parts[1]) {
     document.title = `${t(`web.rules.${parts[1]}_title`)} · cardtable`;
     renderRules(parts[1]);
