@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 from ...core import JSON
 from .database import Database
-from .tables import LIVE_STATUSES, games, rated_games, ratings, rooms, seat_claims
+from .tables import LIVE_STATUSES, games, rated_games, ratings, rooms, seat_claims, users
 
 #: Finished games read at most for one profile (its counts cover these, newest first).
 MAX_GAMES = 5000
@@ -121,6 +121,20 @@ class ProfileRows(Database):
         )
         async with self._engine().connect() as connection:
             return [LadderRating(**row._asdict()) for row in await connection.execute(query)]
+
+    async def seat_accounts(self, codes: list[str]) -> dict[tuple[str, int], str]:
+        """(room, seat) -> the name of the account that claimed it, for these rooms (the
+        public lobby links them to their profiles)."""
+        if not codes:
+            return {}
+        query = (
+            sa.select(seat_claims.c.room_code, seat_claims.c.seat, users.c.name)
+            .select_from(seat_claims.join(users, users.c.id == seat_claims.c.user_id))
+            .where(seat_claims.c.room_code.in_(codes))
+        )
+        async with self._engine().connect() as connection:
+            rows = await connection.execute(query)
+            return {(row.room_code, row.seat): row.name for row in rows}
 
     async def seat_players(self, code: str, game_no: int) -> tuple[list[JSON], dict[int, int]]:
         """A stored game's public seats and its claims (seat -> account), to tell each
