@@ -16,11 +16,12 @@ from typing import Any
 
 from ..core import JSON
 from ..statuses import SeatKind
-from .db.profiles import LadderRating, PlayedGame
+from .db.profiles import DETAILED_GAMES, LadderRating, PlayedGame
 from .ratings import bot_player, displayed, ladder_of, level_of_bot, user_player
 
-#: Recent games listed on a profile, and rating history points kept per ladder.
-RECENT_GAMES = 20
+#: Recent games listed on a profile (those read with their seats), and rating history
+#: points kept per ladder.
+RECENT_GAMES = DETAILED_GAMES
 HISTORY_POINTS = 200
 
 #: A ladder's variant as a profile names it: the standard rules of a ladder.
@@ -33,6 +34,22 @@ def variant(game: str, rules: Mapping[str, Any]) -> str:
     """``standard`` (a ladder's rules), ``teams`` (Skip-Bo's team ladder) or ``custom``."""
     ladder = ladder_of(game, rules)
     return CUSTOM if ladder is None else _LADDER_VARIANT[ladder]
+
+
+class _Variants:
+    """Each game's variant, worked out once per rules: the games read for one profile
+    share their rules objects (:meth:`ProfileRows.played_games` decodes each distinct
+    rules once), and judging the rules builds the engine's rules object."""
+
+    def __init__(self) -> None:
+        self._known: dict[tuple[int, str], tuple[Mapping[str, Any], str]] = {}
+
+    def __call__(self, game: PlayedGame) -> str:
+        key = (id(game.rules), game.game)
+        known = self._known.get(key)
+        if known is None or known[0] is not game.rules:
+            known = self._known[key] = (game.rules, variant(game.game, game.rules))
+        return known[1]
 
 
 def _rounds(result: Mapping[str, Any]) -> int | None:
@@ -64,8 +81,9 @@ def game_counts(played: Iterable[PlayedGame]) -> list[JSON]:
     round (the seat's final score over the game's rounds, of the games that stored
     their count of rounds)."""
     tallies: dict[tuple[str, str], _Tally] = {}
+    variant_of = _Variants()
     for game in played:
-        tally = tallies.setdefault((game.game, variant(game.game, game.rules)), _Tally())
+        tally = tallies.setdefault((game.game, variant_of(game)), _Tally())
         tally.played += 1
         tally.won += _won(game)
         rounds, score = _rounds(game.result), _score(game)

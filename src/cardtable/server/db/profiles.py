@@ -4,6 +4,7 @@ ratings on every ladder, and the verdict of one game seat by seat (docs/players.
 from __future__ import annotations
 
 import dataclasses
+import json
 from typing import Any
 
 import sqlalchemy as sa
@@ -13,13 +14,16 @@ from .database import Database
 from .tables import LIVE_STATUSES, games, rated_games, ratings, rooms, seat_claims, users
 
 #: Finished games read at most for one profile (its counts cover these, newest first).
-MAX_GAMES = 5000
+MAX_GAMES = 2000
+#: The newest games read with their seats (a profile lists these).
+DETAILED_GAMES = 20
 
 
 @dataclasses.dataclass(frozen=True)
 class PlayedGame:
     """A finished game of one of an account's seats (``seat``), with its verdict:
-    ``judged`` False until the game is rated or found unrated."""
+    ``judged`` False until the game is rated or found unrated; ``seats`` read for the
+    newest games only (empty for the others)."""
 
     room_code: str
     game_no: int
@@ -47,14 +51,16 @@ class LadderRating:
     wins: int
 
 
-def _played(row: Any) -> PlayedGame:
+def _played(row: Any, rules: dict[str, JSON], detailed: bool) -> PlayedGame:
     live = row.status is not None and row.status in LIVE_STATUSES
+    if row.rules not in rules:  # a player's games share a few rules: each decoded once
+        rules[row.rules] = json.loads(row.rules)
     return PlayedGame(
         room_code=row.room_code,
         game_no=row.game_no,
         game=row.game,
-        rules=row.rules,
-        seats=row.seats,
+        rules=rules[row.rules],
+        seats=json.loads(row.seats) if detailed else [],
         result=row.result,
         finished_at=row.finished_at,
         seat=row.seat,
@@ -70,7 +76,11 @@ class ProfileRows(Database):
     """The queries of the players' profiles."""
 
     async def played_games(self, user_id: int, limit: int = MAX_GAMES) -> list[PlayedGame]:
-        """The finished games of the account's claimed seats, newest first."""
+        """The finished games of the account's claimed seats, newest first.
+
+        Decoding JSON is most of the time a profile takes (docs/performance.md): the
+        rules and seats are read as text, the rules decoded once per distinct text, the
+        seats of the newest :data:`DETAILED_GAMES` only."""
         judged = sa.and_(
             rated_games.c.room_code == games.c.room_code,
             rated_games.c.game_no == games.c.game_no,
@@ -80,8 +90,8 @@ class ProfileRows(Database):
                 games.c.room_code,
                 games.c.game_no,
                 games.c.game,
-                games.c.rules,
-                games.c.seats,
+                sa.cast(games.c.rules, sa.Text).label("rules"),
+                sa.cast(games.c.seats, sa.Text).label("seats"),
                 games.c.result,
                 games.c.finished_at,
                 seat_claims.c.seat,
@@ -105,10 +115,12 @@ class ProfileRows(Database):
             .order_by(games.c.finished_at.desc(), games.c.room_code, games.c.game_no.desc())
             .limit(limit)
         )
+        rules: dict[str, JSON] = {}
         async with self._engine().connect() as connection:
             rows = await connection.execute(query)
-            found = [_played(row) for row in rows]
-        return [game for game in found if 0 <= game.seat < len(game.seats)]
+            found = [_played(row, rules, i < DETAILED_GAMES) for i, row in enumerate(rows)]
+        # A seat the game did not have (the room's seats changed since): not the player's.
+        return [game for game in found if 0 <= game.seat < len(game.result.get("scores") or ())]
 
     async def ratings_of(self, player: str) -> list[LadderRating]:
         """A player's rating on each ladder they played a rated game on."""
