@@ -91,6 +91,10 @@ def test_the_same_history_after_signing_in_on_another_browser(server, browser):
     assert recent_rows(second) == history
     no_horizontal_scroll(second)
     assert serious(second) == []
+    # A name no account has: said so, in the page's words.
+    second.goto(server + "/#/player/Nobody")
+    second.wait_for_selector("body[data-page='profile'] .error", timeout=TIMEOUT)
+    assert second.inner_text(".error") == ENGLISH["web.error.no_player"]
     assert first.errors == [] and second.errors == []
     first.context.close()
     second.context.close()
