@@ -11,6 +11,7 @@ import random
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import websockets
@@ -123,3 +124,48 @@ def test_signed_in_the_rating_shows_and_a_rated_game_moves_it(
 
     asyncio.run(go())
     assert PASSWORD not in capsys.readouterr().out
+
+
+def test_the_command_signs_in_takes_a_seat_as_the_account_and_signs_out(
+    server: str, tmp_path: Path, typed: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``cardtable play --join LINK --user tess``: the new seat is named as the account,
+    claimed for it, the app shows the standing; the session ends with the client."""
+    from cardtable.tui import app as app_module
+    from cardtable.tui.command import play_online
+    from cardtable.tui.signin import TableSession
+
+    monkeypatch.setenv("CARDTABLE_DATA", str(tmp_path))
+    seats = [{"kind": "human"}, {"kind": "human"}]
+    body = json.dumps({"game": "skyjo", "options": {"players": 2}, "seats": seats, "name": "Host"})
+    request = urllib.request.Request(
+        f"{server}/api/rooms", body.encode(), {"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        code = json.loads(answer.read())["code"]
+    seen: list[Any] = []
+
+    class Shown:
+        def __init__(self, source: RemoteGame, lang: str) -> None:
+            self.source = source
+
+        async def run_async(self) -> None:
+            seen.append(self.source.signed_in())
+
+    ended: list[str] = []
+    sign_out = TableSession.sign_out
+
+    def recorded(session: TableSession) -> None:
+        ended.append(session.name)
+        sign_out(session)
+
+    monkeypatch.setattr(app_module, "make_app", Shown)
+    monkeypatch.setattr(TableSession, "sign_out", recorded)
+    args = parse("--join", f"{server}/r/{code}", "--user", "tess")
+    asyncio.run(play_online(args, "en"))
+    ((name, ratings),) = seen
+    assert name == "Tess" and ended == ["Tess"]
+    assert all(entry["ladder"] == "skyjo" for entry in ratings)  # this game's ladders only
+    with urllib.request.urlopen(f"{server}/api/rooms/{code}", timeout=10) as answer:
+        room = json.loads(answer.read())
+    assert [seat["name"] for seat in room["seats"]] == ["Host", "Tess"]

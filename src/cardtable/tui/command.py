@@ -291,6 +291,9 @@ def check_mode(args: argparse.Namespace) -> None:
 async def play_online(args: argparse.Namespace, lang: str) -> None:
     """Create (``--host``) or join the room, then run the app on the same event loop: it
     shows the lobby until the game starts."""
+    import asyncio
+    import contextlib
+
     from .app import make_app
     from .remote import RemoteError, RemoteGame, parse_target, server_base
 
@@ -321,12 +324,15 @@ async def play_online(args: argparse.Namespace, lang: str) -> None:
             host_token=args.host_token,
             default_name=None if session is None else session.name,
         )
-    if session is not None:
-        await account_seat(session, source)
     try:
+        if session is not None:
+            await account_seat(session, source)
         await make_app(source, lang).run_async()
     finally:
         await source.close()
+        if session is not None:  # the session ends with the client (nothing kept of it)
+            with contextlib.suppress(RemoteError):
+                await asyncio.to_thread(session.sign_out)
 
 
 async def sign_in(base: str, user: str) -> Any:

@@ -6,7 +6,7 @@ and dropped; it is never stored nor logged. The session cookie the server answer
 lives only in this process's memory (:class:`TableSession`): it claims the seat the
 client takes, so the game joins the account's history (and may be rated), and reads
 the player's rating from the public profile. Nothing of the session is written to
-disk: the next run signs in again.
+disk, and the client signs out when it quits: the next run signs in again.
 """
 
 from __future__ import annotations
