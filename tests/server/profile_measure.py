@@ -75,7 +75,8 @@ async def measure(url: str, games: int, mine: int, repeat: int) -> None:
             rows = await storage.ratings_of(player)
             game_counts(played)
             ladder_ratings(rows, played, player, {})
-            recent_games(played, player, owner=False)
+            codes = sorted({game.room_code for game in played[:20]})
+            recent_games(played, player, False, await storage.seat_accounts(codes))
 
         cases = [
             ("Ann's games (one query)", lambda: storage.played_games(1)),

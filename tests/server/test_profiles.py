@@ -79,9 +79,9 @@ def test_a_rated_game_shows_on_the_profile_and_the_table_hears_the_verdict(tmp_p
         assert recent["score"] == result["scores"][0]
         assert recent["rating_change"] == ann_told["change"]
         assert recent["replay"] == {"code": code, "game_no": 1}  # Ann's own table
-        assert [(s["name"], s["kind"], s["you"]) for s in recent["seats"]] == [
-            ("Ann", "human", True),
-            (None, "bot", False),
+        assert [(s["name"], s["kind"], s["you"], s["profile"]) for s in recent["seats"]] == [
+            ("Ann", "human", True, "Ann"),
+            (None, "bot", False, None),
         ]
         assert recent["seats"][1]["bot"] == "hard"
 
@@ -122,6 +122,7 @@ def test_an_unrated_game_says_why_to_everyone_at_the_table(tmp_path):
         assert recent["rated"] is False and recent["unrated_reason"] == "guest_seat"
         assert recent["rating_change"] is None
         assert [seat["name"] for seat in recent["seats"]] == ["Ann", "Ben"]
+        assert [seat["profile"] for seat in recent["seats"]] == ["Ann", None]  # Ben: a guest
 
 
 def test_a_game_of_house_rules_counts_under_its_own_variant(tmp_path):

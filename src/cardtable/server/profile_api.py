@@ -19,7 +19,7 @@ from ..display_names import DisplayNameError, clean_name, name_key
 from .accounts_api import AccountsApi
 from .http_api import client_address, error_response
 from .limits import AddressBuckets
-from .profiles import game_counts, ladder_ratings, recent_games
+from .profiles import RECENT_GAMES, game_counts, ladder_ratings, recent_games
 from .ratings import MIN_GAMES, user_player
 from .table import Table
 
@@ -63,6 +63,9 @@ class ProfileApi:
         player = user_player(user.id)
         played = await storage.played_games(user.id)
         rows = await storage.ratings_of(player)
+        accounts = await storage.seat_accounts(
+            sorted({game.room_code for game in played[:RECENT_GAMES]})
+        )
         ranks = {
             row.ladder: await storage.people_above(row.ladder, MIN_GAMES, row.mu, row.sigma) + 1
             for row in rows
@@ -76,6 +79,6 @@ class ProfileApi:
                 "min_games": MIN_GAMES,
                 "games": game_counts(played),
                 "ratings": ladder_ratings(rows, played, player, ranks),
-                "recent": recent_games(played, player, owner),
+                "recent": recent_games(played, player, owner, accounts),
             }
         )

@@ -148,13 +148,14 @@ def ladder_ratings(
     ]
 
 
-def _seat_entry(seat: JSON, index: int, mine: int) -> JSON:
+def _seat_entry(seat: JSON, index: int, mine: int, account: str | None) -> JSON:
     kind = seat.get("kind")
     return {
         "name": seat.get("name"),
         "kind": kind,
         "bot": seat.get("bot") if kind == SeatKind.BOT else None,
         "you": index == mine,
+        "profile": account,
     }
 
 
@@ -164,9 +165,16 @@ def _outcome(game: PlayedGame) -> str:
     return "blocked" if game.result.get("blocked") and not game.result.get("winners") else "lost"
 
 
-def recent_games(played: Sequence[PlayedGame], player: str, owner: bool) -> list[JSON]:
-    """The latest games: result, seats, verdict, rating change, and where to replay them
-    (``replay`` None while a private table is open, unless the reader is the player)."""
+def recent_games(
+    played: Sequence[PlayedGame],
+    player: str,
+    owner: bool,
+    accounts: Mapping[tuple[str, int], str],
+) -> list[JSON]:
+    """The latest games: result, seats (with the account that claimed each, from
+    ``accounts``: (room, seat) -> name), verdict, rating change, and where to replay
+    them (``replay`` None while a private table is open, unless the reader is the
+    player)."""
     recent = []
     for game in played[:RECENT_GAMES]:
         change = _change_of(game, player)
@@ -184,7 +192,10 @@ def recent_games(played: Sequence[PlayedGame], player: str, owner: bool) -> list
                 "finished_at": game.finished_at,
                 "result": _outcome(game),
                 "score": _score(game),
-                "seats": [_seat_entry(seat, i, game.seat) for i, seat in enumerate(game.seats)],
+                "seats": [
+                    _seat_entry(seat, i, game.seat, accounts.get((game.room_code, i)))
+                    for i, seat in enumerate(game.seats)
+                ],
                 "rated": game.ladder is not None,
                 "ladder": game.ladder,
                 "unrated_reason": game.reason if game.judged else None,

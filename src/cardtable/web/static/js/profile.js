@@ -71,9 +71,11 @@ function countsTable(games) {
       h("td", {}, g.points_per_round == null ? "\u2014" : formatNumber(g.points_per_round)))))), t("web.profile.games_title"));
 }
 
+// A seat as named at the table; another account's seat links to its profile.
 function seatText(seat) {
   const name = seat.kind === "bot" ? t(`web.bot.${seat.bot || "greedy"}`) : seat.name || "\u2014";
-  return seat.you ? h("strong", {}, name) : name;
+  if (seat.you) return h("strong", {}, name);
+  return seat.profile ? h("a", { href: profileLink(seat.profile), title: seat.profile }, name) : name;
 }
 
 function ratingCell(game) {
