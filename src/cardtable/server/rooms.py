@@ -8,8 +8,8 @@ The room's other jobs are parts of their own, each holding the room through the
 interface the room provides (:class:`~cardtable.server.roomparts.RoomServices`): the
 lobby (:mod:`.lobby`), the turns of bots (:mod:`.botturns`), the grace period of a
 player who left (:mod:`.grace`), the turn clock (:mod:`.turnclock`), the chat
-(:mod:`.chat`), the move advisor's hints and reviews (:mod:`.advice`) and the practice
-coach (:mod:`.coach`).
+(:mod:`.chat`), the move advisor's hints and reviews (:mod:`.advice`), the practice
+coach (:mod:`.coach`) and the verdict of a finished game, rated or not (:mod:`.verdicts`).
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ from .seats import FINISHED, LOBBY, PLAYING, Seat
 from .tableopts import TableOptions
 from .tokens import token_matches
 from .turnclock import TurnClock
+from .verdicts import GameVerdicts
 
 log = logging.getLogger("cardtable.server")
 
@@ -101,6 +102,7 @@ class Room:
         self.table_options = TableOptions.from_record(record.table_options)
         self.clock = TurnClock(self)
         self.chat = TableChat(self)
+        self.verdicts = GameVerdicts(self)
         #: Moves bots played for human seats in game ``stand_in_game`` (ratings).
         self.stand_in_moves: dict[int, int] = {}
         self.stand_in_game = record.game_no
@@ -280,6 +282,7 @@ class Room:
             for message in self.catch_up(last_version, seat):
                 conn.push(message)
             conn.push(self.chat.history_message())
+            await self.verdicts.greet(conn)
             if seat is not None:
                 self.grace.back(seat)
             self.broadcast_raw(self.presence())
@@ -431,7 +434,7 @@ class Room:
                 seat,
                 action,
                 version,
-                None if result is None else self.result_json(result),
+                None if result is None else self.result_json(result, len(state.rounds())),
                 self.epoch,
             )
         )
@@ -470,9 +473,11 @@ class Room:
         if by != SeatKind.HUMAN and self.seats[seat].kind == SeatKind.HUMAN:
             self.stand_in_moves[seat] = self.stand_in_moves.get(seat, 0) + 1
 
-    def result_json(self, result: Result) -> JSON:
-        """The stored result: the engine's, and the moves bots played for human seats."""
+    def result_json(self, result: Result, rounds: int) -> JSON:
+        """The stored result: the engine's, how many rounds the game had (a profile's
+        points per round), and the moves bots played for human seats."""
         data = result.to_json()
+        data["rounds"] = rounds
         if self.stand_in_moves:
             data["stand_in_moves"] = {str(s): n for s, n in sorted(self.stand_in_moves.items())}
         if self.table_options.coach:

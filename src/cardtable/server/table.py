@@ -59,7 +59,7 @@ class Table:
         )
         self.metrics = Metrics()
         #: Rates finished games (docs/players.md#ratings).
-        self.rater = GameRater(self.storage, self.node_id)
+        self.rater = GameRater(self.storage, self.node_id, on_judged=self.tell_verdict)
         self._leases: asyncio.Task[None] | None = None
         self._adopting: dict[str, asyncio.Lock] = {}
         #: Per room code: the task waiting for the room to be handed over to this node.
@@ -220,6 +220,12 @@ class Table:
             if not await self.storage.room_is_live(code):
                 return None
         return None
+
+    async def tell_verdict(self, code: str, game_no: int) -> None:
+        """A game was judged (rated or not): its room, if served here, tells its table."""
+        room = self.rooms.get(code)
+        if room is not None:
+            await room.verdicts.tell(game_no)
 
     def lost(self, room: Room) -> None:
         """Another node took ``room`` over: forget it here and send its clients away

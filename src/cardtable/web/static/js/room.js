@@ -43,6 +43,7 @@ export function openRoom(code, outer, watch = false) {
     finalClosed: false, // the final scores were closed to look at the table
     review: null,
     reviewing: false,
+    verdict: null, // the last "rated" message: was the finished game rated (dialogs.js)
     flight: null, // [from id, to id] of the move just made, flown at the next drawing
     drafts: {}, // lobby, host: option name -> what is typed but not yet accepted by the server
     configuring: [], // lobby, host: the {option, value} changes sent and not yet answered, in order
@@ -130,6 +131,9 @@ export function openRoom(code, outer, watch = false) {
           for (const p of m.seats) Object.assign(ctx.room.seats[p.seat], { connected: p.connected, away: p.away });
           ctx.room.spectators = m.spectators;
         }
+        break;
+      case "rated": // was the finished game rated, and each rated seat's change
+        ctx.verdict = m;
         break;
       case "review":
         ctx.reviewing = false;
