@@ -172,7 +172,7 @@ def test_a_clearly_worse_move_gets_the_coach_s_line_and_one_take_back(
                 replayed.apply_action(action)
             live = room.state.to_json()
             assert replayed.to_json() == live
-            assert room.result_json(Result((0,), (0, 9)))["coached"] is True
+            assert room.result_json(Result((0,), (0, 9)), 1)["coached"] is True
     # A restart replays the stored log: the same game; a page that last saw the move
     # taken back gets the whole state again, not events on top of it.
     with client(tmp_path) as http:
