@@ -74,9 +74,9 @@ def test_every_refused_option_has_a_key_whose_english_is_the_engine_s(game, opti
     )
 
 
-#: The ``allowed.`` key the server words itself: its turn time limit, a table option
-#: (cardtable.server.tableopts), not a rules option of any game.
-SERVER_ALLOWED = {"allowed.turn_seconds"}
+#: The ``allowed.`` keys the server words itself: its turn time limit and what the coach
+#: needs, table options (cardtable.server.tableopts), not rules options of any game.
+SERVER_ALLOWED = {"allowed.turn_seconds", "allowed.coach_seats", "allowed.coach_before_start"}
 
 
 def requirement_words() -> dict[str, str]:

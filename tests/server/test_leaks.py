@@ -22,6 +22,7 @@ ALLOWED_KEYS = {
     "error": {"type", "code", "reason", "version"},
     "chat_history": {"type", "messages"},
     "clock": {"type", "version", "seat", "seconds", "limit", "timed_out"},
+    "rated": {"type", "version", "game_no", "rated", "ladder", "reason", "seats"},
 }
 ROOM_KEYS = {
     "code",

@@ -59,6 +59,7 @@ def test_a_public_room_is_listed_until_it_fills_then_to_watch(tmp_path, database
         assert room["seats_free"] == 1 and room["table"]["public"] is True
         ann, free, bot = room["seats"]
         assert ann["name"] == "Ann" and ann["taken"] and ann["rating"] == 1500
+        assert ann["profile"] == "Ann" and bot["profile"] is None
         assert free == {
             "seat": 1,
             "kind": "human",
@@ -66,6 +67,7 @@ def test_a_public_room_is_listed_until_it_fills_then_to_watch(tmp_path, database
             "name": None,
             "taken": False,
             "rating": None,
+            "profile": None,
         }
         assert bot["bot"] == "hard" and bot["rating"] == BOT_SEEDS["skyjo"]["hard"]
         text = http.get("/api/lobby").text

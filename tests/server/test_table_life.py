@@ -101,6 +101,7 @@ def test_table_options_are_set_by_the_host_only_and_a_refusal_changes_nothing(tm
             "turn_seconds": 45,
             "spectator_chat": False,
             "public": False,
+            "coach": False,
         }
         with (
             http.websocket_connect(f"/ws/{code}") as wa,
@@ -129,6 +130,7 @@ def test_table_options_are_set_by_the_host_only_and_a_refusal_changes_nothing(tm
                 "turn_seconds": 20,
                 "spectator_chat": True,
                 "public": False,
+                "coach": False,
             }
     # Saved with the room: a restarted server has them.
     with app_client(tmp_path, FakeClock()) as http:
@@ -138,7 +140,12 @@ def test_table_options_are_set_by_the_host_only_and_a_refusal_changes_nothing(tm
 def test_table_options_are_not_rules_and_an_old_record_has_the_defaults():
     assert TableOptions.from_record(None) == TableOptions(0, False)
     options = TableOptions().changed({"turn_seconds": 600})
-    assert options.to_json() == {"turn_seconds": 600, "spectator_chat": False, "public": False}
+    assert options.to_json() == {
+        "turn_seconds": 600,
+        "spectator_chat": False,
+        "public": False,
+        "coach": False,
+    }
     with pytest.raises(RoomError) as refused:
         options.changed({"turn_seconds": 10, "spectator_chat": 1})
     assert refused.value.fields["field"] == "spectator_chat"

@@ -1,5 +1,6 @@
 """An axe-core audit (axe-playwright-python) of the home page, a lobby, a Skip-Bo table, a
-Skyjo table and the lessons: no serious or critical violation; cards have accessible names."""
+Skyjo table, the lessons and a player's profile: no serious or critical violation; cards
+have accessible names."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from .pages import TIMEOUT, create_table, new_page, start
+from .pages import TIMEOUT, create_table, device_page, new_page, start
+from .seatplay import play_seat_to_end, seat_token
 
 # Where browser tests are required (CI), the audit is too: a missing package fails.
 if os.environ.get("CARDTABLE_BROWSER_TESTS") == "required":
@@ -86,5 +88,26 @@ def test_the_offline_page(server, browser):
     page = new_page(browser, server, lang="it")
     page.goto(server + "/offline")
     page.wait_for_selector("body[data-offline='it']", timeout=TIMEOUT)
+    assert serious(page) == []
+    page.context.close()
+
+
+def test_a_player_profile(server, browser):
+    """After a rated game: the ratings with their plot, the tables of games, on a phone
+    (the tables scroll sideways, each a region the keyboard reaches) and a laptop."""
+    page = device_page(browser, server, "phone")
+    page.goto(server + "/#/account")
+    page.fill("#register-name", "Axel")
+    page.fill("#register-password", "correct horse battery")
+    page.click("#register-button")
+    page.wait_for_selector("#profile-link", timeout=TIMEOUT)
+    page.goto(server + "/#/")
+    code = create_table(page, "skyjo", "Axel", {"players": 2}, ["greedy"])
+    start(page)
+    assert play_seat_to_end(server, code, seat_token(page, code))["rated"]
+    page.goto(server + "/#/player/Axel")
+    page.wait_for_selector("svg.ratingplot", timeout=TIMEOUT)
+    assert serious(page) == []
+    page.set_viewport_size({"width": 1280, "height": 900})
     assert serious(page) == []
     page.context.close()

@@ -20,6 +20,7 @@ from .leaderboard_api import LeaderboardApi
 from .lessons_api import LessonsApi
 from .limits import LookupThrottle
 from .lobby_api import LobbyApi
+from .profile_api import ProfileApi
 from .quickmatch_api import QuickMatchApi
 from .table import Table
 from .websocket import TableSocket
@@ -56,6 +57,7 @@ def create_app(config: ServerConfig | None = None, *, front: Sequence[BaseRoute]
         *LeaderboardApi(table, accounts).routes(),
         *LobbyApi(table).routes(),
         *LessonsApi().routes(),
+        *ProfileApi(table, accounts).routes(),
         *QuickMatchApi(table, accounts).routes(),
         *TableSocket(table, lookups).routes(),
     ]

@@ -26,7 +26,7 @@ from typing import Any
 from ..bots import Bot, bot_names, make_bot
 from ..bots.advisor import Advice, advise
 from ..bots.montecarlo import Budget
-from ..bots.review import Review, review_game
+from ..bots.review import Review, ReviewedMove, review_game, review_position
 from ..core import Game, GameState, Rng, RulesBase
 from ..games import get_game
 from .workers import WorkerLostError, WorkerPool, WorkerTimeoutError
@@ -65,6 +65,12 @@ def choose_job(game: str, name: str, state: GameState[Any], seed: int) -> int:
 
 def advise_job(state: GameState[Any], seat: int, milliseconds: float, seed: int) -> list[Advice]:
     return advise(state, seat, Budget(milliseconds=milliseconds, minimum=2), seed)
+
+
+def judge_job(
+    state: GameState[Any], seat: int, action: int, iterations: int, confirm: int, seed: int
+) -> ReviewedMove | None:
+    return review_position(state, seat, action, iterations, seed, confirm)
 
 
 def review_job(
@@ -193,6 +199,23 @@ class BotPool:
             advise_job, state, seat, milliseconds, seed, timeout=self.move_timeout
         )
         return advice
+
+    async def judge(
+        self,
+        state: GameState[Any],
+        seat: int,
+        action: int,
+        iterations: int,
+        confirm: int,
+        seed: int,
+    ) -> ReviewedMove | None:
+        """The review's verdict on ``seat`` playing ``action`` in ``state`` (see
+        :func:`cardtable.bots.review.review_position`), for the practice coach, in a bot
+        worker. ``state`` must be a determinization for ``seat``, as for :meth:`advise`."""
+        verdict: ReviewedMove | None = await self.workers.run(
+            judge_job, state, seat, action, iterations, confirm, seed, timeout=self.move_timeout
+        )
+        return verdict
 
     async def review(
         self,

@@ -43,7 +43,7 @@ class BotTurns:
         if room.status != PLAYING or room.state is None:
             return
         seat = room.state.current_player
-        if seat is None or self.bot_for(seat) is None:
+        if seat is None or self.bot_for(seat) is None or room.coach.holds_bots():
             return
         self.task = asyncio.create_task(self._loop())
 
@@ -66,7 +66,9 @@ class BotTurns:
                 if state is None or seat is None or name is None or room.closed:
                     self.task = None
                     return
-                if room.status != PLAYING:
+                if room.status != PLAYING or room.coach.holds_bots():
+                    # The coach judges the player's last move or offers to take it back:
+                    # the coach schedules the bots again once that is settled.
                     self.task = None
                     return
                 snapshot, version, seed = state.clone(), room.version, room.seed

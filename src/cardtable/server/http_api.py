@@ -46,6 +46,7 @@ HTTP_STATUS = {
     "too_many_attempts": 429,
     "too_many_requests": 429,
     "no_ladder": 404,
+    "no_player": 404,
     "bad_credentials": 401,
     "not_signed_in": 401,
     "bad_csrf": 403,

@@ -10,6 +10,7 @@ from typing import Any
 from ..core import OptionError
 from ..display_names import DisplayNameError, clean_name
 from ..statuses import SeatKind
+from .coach import coach_refusal
 from .errors import RoomError, option_refused
 from .events import START, EventRecord
 from .protocol import SeatSpec
@@ -106,6 +107,9 @@ class Lobby:
             if len(specs) != players:
                 raise RoomError("bad_seats", f"the rules have {players} seats, not {len(specs)}")
             seats = seats_from_specs(room.game.name, specs, room.seats)
+            refusal = coach_refusal(seats) if room.table_options.coach else None
+            if refusal is not None:
+                raise refusal
             old = (room.rules, room.seats)
             room.rules, room.seats = rules, seats
             try:

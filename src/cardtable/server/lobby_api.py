@@ -4,7 +4,8 @@
 fullest first (the nearest to starting), then oldest; ``playing``: the public games
 under way, to watch. Each with its game, rules, table options, seats free and who is
 seated with their displayed rating on the game's ladder (an account's, a bot level's,
-their first rating until they played a rated game; None for a guest or another bot).
+their first rating until they played a rated game; None for a guest or another bot)
+and, for a seat an account claimed, the account's name (its profile).
 Never a token, a seed or a card.
 
 Served by any node from the database (the index ``ix_rooms_lobby``), each answer
@@ -99,9 +100,10 @@ class LobbyApi:
         playing = await storage.public_rooms(RoomStatus.PLAYING, game, limit)
         listed = open_rooms[:limit] + playing
         ratings = await seat_ratings(storage, listed)
+        accounts = await storage.seat_accounts([room.code for room in listed])
         return {
-            "open": [_entry(room, ratings) for room in open_rooms[:limit]],
-            "playing": [_entry(room, ratings) for room in playing],
+            "open": [_entry(room, ratings, accounts) for room in open_rooms[:limit]],
+            "playing": [_entry(room, ratings, accounts) for room in playing],
             "poll_seconds": 5,
         }
 
@@ -148,12 +150,18 @@ def _is_free(data: JSON) -> bool:
     return data.get("kind") == SeatKind.HUMAN and data.get("token_hash") is None
 
 
-def _entry(room: PublicRoom, ratings: dict[tuple[str, int], int | None]) -> JSON:
+def _entry(
+    room: PublicRoom,
+    ratings: dict[tuple[str, int], int | None],
+    accounts: dict[tuple[str, int], str],
+) -> JSON:
     seats = []
     for index, data in enumerate(room.seats):
         entry = Seat.from_record(data).public()
         entry["seat"] = index
         entry["rating"] = ratings.get((room.code, index))
+        # The account that claimed the seat: its profile (the seat's name may differ).
+        entry["profile"] = accounts.get((room.code, index))
         seats.append(entry)
     return {
         "code": room.code,

@@ -52,6 +52,24 @@ class HintRequest(_Message):
     version: Version
 
 
+class TakeBack(_Message):
+    """The coached player takes back their last move, which the coach called clearly
+    worse (see :mod:`cardtable.server.coach`); ``version`` is the room's version just
+    after that move."""
+
+    type: Literal["take_back"]
+    token: Token
+    version: Version
+
+
+class KeepMove(_Message):
+    """The coached player keeps the move the coach spoke of: the bots play on."""
+
+    type: Literal["keep_move"]
+    token: Token
+    version: Version
+
+
 class ReviewRequest(_Message):
     """A seated player asks, once the game is over, for the move advisor's review of
     their own moves; answered to this connection only."""
@@ -168,6 +186,8 @@ AnyClientMessage = (
     Hello
     | MoveMessage
     | HintRequest
+    | TakeBack
+    | KeepMove
     | ReviewRequest
     | Configure
     | Start

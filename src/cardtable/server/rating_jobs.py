@@ -9,7 +9,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from .storage import Storage
 
@@ -27,9 +27,16 @@ class GameRater:
     """The ratings of one node's finished games."""
 
     def __init__(
-        self, storage: Storage, node_id: str, clock: Callable[[], float] = time.time
+        self,
+        storage: Storage,
+        node_id: str,
+        clock: Callable[[], float] = time.time,
+        on_judged: Callable[[str, int], Awaitable[None]] | None = None,
     ) -> None:
         self.storage = storage
+        #: Called with (room code, game number) once a game is judged here: its room,
+        #: when this node serves it, tells its table (``Table.tell_verdict``).
+        self.on_judged = on_judged
         #: Named in every log record, as a room's records name their node.
         self.node_id = node_id
         self.clock = clock
@@ -67,6 +74,17 @@ class GameRater:
                     "ladder": judged.ladder,
                 },
             )
+            if self.on_judged is not None:
+                try:
+                    await self.on_judged(code, game_no)
+                except Exception:
+                    # The players learn it at their next connection (Room.attach).
+                    log.exception(
+                        "room %s: telling the verdict of game %d failed",
+                        code,
+                        game_no,
+                        extra={"room": code, "node": self.node_id, "game_no": game_no},
+                    )
 
     async def catch_up(self) -> int:
         """Rate the finished games nobody judged (of the last day the first time, of the

@@ -126,8 +126,11 @@ def verdict(
     """Is this finished game rated, on which ladder, with which player in each seat?
 
     ``seats``: the game's stored seats; ``result``: its stored result (with
-    ``stand_in_moves``, the moves bots played for human seats); ``claims``: seat ->
+    ``stand_in_moves``, the moves bots played for human seats, and ``coached`` when
+    the practice coach was on); ``claims``: seat ->
     the account that claimed it."""
+    if result.get("coached"):
+        return _unrated("coached")  # a practice game: the coach spoke, moves were taken back
     ladder = ladder_of(game, rules)
     if ladder is None:
         return _unrated("non_standard_rules")

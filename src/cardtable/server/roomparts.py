@@ -2,10 +2,10 @@
 
 A room (:class:`cardtable.server.rooms.Room`) is put together from parts with one job
 each: the lobby (:mod:`.lobby`), the bot turns (:mod:`.botturns`), the grace period
-(:mod:`.grace`), the turn clock (:mod:`.turnclock`), the chat (:mod:`.chat`) and the
-advisor (:mod:`.advice`). Each part holds its room as a :class:`RoomServices`, the
-interface ``Room`` provides, so that the parts import this module and never
-:mod:`.rooms`, which imports them all. The room holds its table as a
+(:mod:`.grace`), the turn clock (:mod:`.turnclock`), the chat (:mod:`.chat`), the
+advisor (:mod:`.advice`) and the coach (:mod:`.coach`). Each part holds its room as
+a :class:`RoomServices`, the interface ``Room`` provides, so that the parts import this
+module and never :mod:`.rooms`, which imports them all. The room holds its table as a
 :class:`TableServices` in the same way (:class:`cardtable.server.table.Table` provides it).
 """
 
@@ -15,7 +15,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-from ..core import JSON, Game, GameState, RulesBase
+from ..core import JSON, Game, GameState, Outcome, RulesBase
 from .botseats import BotPool
 from .config import ServerConfig
 from .db.records import RoomRecord
@@ -68,6 +68,10 @@ class AdvisorPart(Protocol):
     def forget(self) -> None: ...
 
 
+class CoachPart(Protocol):
+    def holds_bots(self) -> bool: ...
+
+
 class RoomServices(Protocol):
     """What the parts of a room use of it (see the module)."""
 
@@ -95,6 +99,10 @@ class RoomServices(Protocol):
     def grace(self) -> GracePart: ...
     @property
     def advisor(self) -> AdvisorPart: ...
+    @property
+    def coach(self) -> CoachPart: ...
+    @property
+    def epoch(self) -> int: ...
 
     # The lobby changes these (and puts them back when a commit fails).
     rules: RulesBase
@@ -117,6 +125,8 @@ class RoomServices(Protocol):
     def log_fields(self, **more: Any) -> dict[str, Any]: ...
     def broadcast_raw(self, data: JSON) -> None: ...
     def broadcast(self, record: EventRecord) -> None: ...
+    def push_to_seat(self, seat: int, data: JSON) -> None: ...
+    def resync_all(self, notice: JSON) -> None: ...
     async def fenced(self, write: Awaitable[None]) -> None: ...
     async def commit_room_event(self) -> None: ...
-    async def commit_move(self, seat: int, action: int, *, by: str) -> None: ...
+    async def commit_move(self, seat: int, action: int, *, by: str) -> Outcome[Any]: ...

@@ -8,7 +8,8 @@ The room's other jobs are parts of their own, each holding the room through the
 interface the room provides (:class:`~cardtable.server.roomparts.RoomServices`): the
 lobby (:mod:`.lobby`), the turns of bots (:mod:`.botturns`), the grace period of a
 player who left (:mod:`.grace`), the turn clock (:mod:`.turnclock`), the chat
-(:mod:`.chat`) and the move advisor's hints and reviews (:mod:`.advice`).
+(:mod:`.chat`), the move advisor's hints and reviews (:mod:`.advice`), the practice
+coach (:mod:`.coach`) and the verdict of a finished game, rated or not (:mod:`.verdicts`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from ..core import (
     Game,
     GameState,
     IllegalMoveError,
+    Outcome,
     Result,
     RulesBase,
     SerializationError,
@@ -34,6 +36,7 @@ from ..statuses import SeatKind
 from .advice import Advisor
 from .botturns import BotTurns
 from .chat import TableChat
+from .coach import Coach, coach_refusal
 from .connections import Connection, dumps
 from .db.records import FencedError, RoomRecord
 from .errors import RoomError, refusal_fields
@@ -46,6 +49,7 @@ from .seats import FINISHED, LOBBY, PLAYING, Seat
 from .tableopts import TableOptions
 from .tokens import token_matches
 from .turnclock import TurnClock
+from .verdicts import GameVerdicts
 
 log = logging.getLogger("cardtable.server")
 
@@ -93,10 +97,12 @@ class Room:
         self.grace = DisconnectGrace(self)
         self.bots = BotTurns(self)
         self.advisor = Advisor(self)
+        self.coach = Coach(self)
         #: How the table is run (turn time limit, spectator chat): not rules.
         self.table_options = TableOptions.from_record(record.table_options)
         self.clock = TurnClock(self)
         self.chat = TableChat(self)
+        self.verdicts = GameVerdicts(self)
         #: Moves bots played for human seats in game ``stand_in_game`` (ratings).
         self.stand_in_moves: dict[int, int] = {}
         self.stand_in_game = record.game_no
@@ -225,6 +231,13 @@ class Room:
             return []
         if last_version is None or not self.log_start <= last_version < self.version:
             return [self.sync(seat)]
+        if last_version != self.log_start and not any(
+            record.version == last_version for record in self.events
+        ):
+            # A version this log does not hold (a move taken back, then the room
+            # restored from the stored log): the client's view may be of a move that
+            # no longer stands, so it gets the whole state.
+            return [self.sync(seat)]
         missing = [record for record in self.events if record.version > last_version]
         if len(missing) > MAX_CATCH_UP:
             return [self.sync(seat)]
@@ -269,6 +282,7 @@ class Room:
             for message in self.catch_up(last_version, seat):
                 conn.push(message)
             conn.push(self.chat.history_message())
+            await self.verdicts.greet(conn)
             if seat is not None:
                 self.grace.back(seat)
             self.broadcast_raw(self.presence())
@@ -277,6 +291,9 @@ class Room:
             self.clock.update()
             if self.status == PLAYING:
                 conn.push(self.clock.message())
+            line = self.coach.line_for(seat)
+            if line is not None:
+                conn.push(line)
 
     async def detach(self, conn: Connection) -> None:
         async with self.lock:
@@ -296,6 +313,22 @@ class Room:
         text = dumps(data)
         for conn in self.connections:
             conn.push(text)
+
+    def push_to_seat(self, seat: int, data: JSON) -> None:
+        """Send ``data`` to the connections of ``seat`` only."""
+        text = dumps(data)
+        for conn in self.connections:
+            if conn.seat == seat:
+                conn.push(text)
+
+    def resync_all(self, notice: JSON) -> None:
+        """After the game's state went back (a take-back): the event log starts again
+        here, and every connection gets ``notice`` and a full sync of its own view."""
+        self.events, self.log_start = [], self.version
+        text = dumps(notice)
+        for conn in self.connections:
+            conn.push(text)
+            conn.push(self.sync(conn.seat))
 
     def broadcast(self, record: EventRecord) -> None:
         """Send ``record`` to every connection, with its seat's view when it carries one:
@@ -358,7 +391,7 @@ class Room:
         if (action is None) == (move is None):
             raise RoomError("bad_message", "a move message has either 'action' or 'move'")
         async with self.lock:
-            self.turn_of(seat, version)
+            before = self.turn_of(seat, version)
             if action is None:
                 try:
                     parsed = self.game.move_from_json(move)
@@ -370,7 +403,8 @@ class Room:
                     self.game.check_action(action)
                 except ActionCodeError as error:
                     raise RoomError("bad_move", str(error)) from None
-            await self.commit_move(seat, action, by="human")
+            outcome = await self.commit_move(seat, action, by="human")
+            self.coach.after_move(seat, before, action, outcome.events)
             # A move of the player's own while a bot finishes their timed-out turn takes
             # the turn back (the bot's answer, for an older version, is dropped).
             self.clock.taken_back(seat)
@@ -382,9 +416,9 @@ class Room:
         """The fields of a log record about this room (its code, the node's id)."""
         return room_fields(self, self.table.node_id, **more)
 
-    async def commit_move(self, seat: int, action: int, *, by: str) -> None:
-        """Apply on a copy, commit, then publish. Caller holds the lock. ``by``: human
-        or bot, for the log."""
+    async def commit_move(self, seat: int, action: int, *, by: str) -> Outcome[Any]:
+        """Apply on a copy, commit, then publish; returns the move's public record.
+        Caller holds the lock. ``by``: human or bot, for the log."""
         assert self.state is not None and self.seed is not None
         state = self.state.clone()
         try:
@@ -403,7 +437,7 @@ class Room:
                 seat,
                 action,
                 version,
-                None if result is None else self.result_json(result),
+                None if result is None else self.result_json(result, len(state.rounds())),
                 self.epoch,
             )
         )
@@ -433,6 +467,7 @@ class Room:
         self.touch()
         self.clock.update()
         self.bots.schedule()
+        return outcome
 
     def count_stand_in(self, seat: int, by: str) -> None:
         """Count a bot's move for a human seat (more than a few make a game unrated)."""
@@ -441,11 +476,15 @@ class Room:
         if by != SeatKind.HUMAN and self.seats[seat].kind == SeatKind.HUMAN:
             self.stand_in_moves[seat] = self.stand_in_moves.get(seat, 0) + 1
 
-    def result_json(self, result: Result) -> JSON:
-        """The stored result: the engine's, and the moves bots played for human seats."""
+    def result_json(self, result: Result, rounds: int) -> JSON:
+        """The stored result: the engine's, how many rounds the game had (a profile's
+        points per round), and the moves bots played for human seats."""
         data = result.to_json()
+        data["rounds"] = rounds
         if self.stand_in_moves:
             data["stand_in_moves"] = {str(s): n for s, n in sorted(self.stand_in_moves.items())}
+        if self.table_options.coach:
+            data["coached"] = True  # a practice game: unrated (see ratings.verdict)
         return data
 
     # --- table options ---------------------------------------------------------------
@@ -455,6 +494,20 @@ class Room:
         self.lobby.check_host(host_token)
         async with self.lock:
             options = self.table_options.changed(changes)
+            if options.coach != self.table_options.coach and self.status == PLAYING:
+                raise RoomError(
+                    "bad_table_options",
+                    "the coach is set before a game starts (a coached game is unrated)",
+                    {
+                        "field": "coach",
+                        "allowed": "set before the game starts",
+                        "allowed_key": "allowed.coach_before_start",
+                        "allowed_params": {},
+                    },
+                )
+            refusal = coach_refusal(self.seats) if options.coach else None
+            if refusal is not None:
+                raise refusal
             old = self.table_options
             self.table_options = options
             try:
@@ -464,6 +517,8 @@ class Room:
                 self.version -= 1
                 raise
             self.clock.update()
+            # A new version ends the coach's offer of a take-back: the bots play on.
+            self.bots.schedule()
 
     # --- end -----------------------------------------------------------------------------
     def end_connections(self, code: int, message: JSON) -> None:
@@ -476,7 +531,7 @@ class Room:
         """Stop timers and the bot loop (server stop, expiry, or the room moved away)."""
         self.closed = True
         tasks = self.grace.take_timers()
-        for task in (self.bots.take_task(), self.clock.take_task()):
+        for task in (self.bots.take_task(), self.clock.take_task(), self.coach.take_task()):
             if task is not None:
                 tasks.append(task)
         for task in tasks:

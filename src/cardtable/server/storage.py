@@ -14,13 +14,14 @@ from .db.accounts import AccountRows
 from .db.games import GameLogs
 from .db.leases import RoomLeases
 from .db.lobby import LobbyRows
+from .db.profiles import ProfileRows
 from .db.ratings import RatingRows
 from .db.rooms import RoomRows
 
 
-class Storage(RoomRows, RoomLeases, GameLogs, AccountRows, RatingRows, LobbyRows):
+class Storage(RoomRows, RoomLeases, GameLogs, AccountRows, RatingRows, LobbyRows, ProfileRows):
     """The database behind a table server: rooms, their leases, games and move logs,
-    accounts, ratings, the public lobby."""
+    accounts, ratings, the public lobby, the players' profiles."""
 
     async def close(self) -> None:
         await self.stop_listening()  # before the engine it listens on goes

@@ -18,6 +18,7 @@ from ..display_names import DisplayNameError, clean_name
 from ..games import get_game
 from ..statuses import RoomStatus, SeatKind
 from .botseats import BotPool
+from .coach import coach_refusal
 from .config import ServerConfig
 from .connections import ROOM_MOVED
 from .db.records import FencedError, RoomRecord
@@ -59,7 +60,7 @@ class Table:
         )
         self.metrics = Metrics()
         #: Rates finished games (docs/players.md#ratings).
-        self.rater = GameRater(self.storage, self.node_id)
+        self.rater = GameRater(self.storage, self.node_id, on_judged=self.tell_verdict)
         self._leases: asyncio.Task[None] | None = None
         self._adopting: dict[str, asyncio.Lock] = {}
         #: Per room code: the task waiting for the room to be handed over to this node.
@@ -225,6 +226,12 @@ class Table:
             if not await self.storage.room_is_live(code):
                 return None
         return None
+
+    async def tell_verdict(self, code: str, game_no: int) -> None:
+        """A game was judged (rated or not): its room, if served here, tells its table."""
+        room = self.rooms.get(code)
+        if room is not None:
+            await room.verdicts.tell(game_no)
 
     def lost(self, room: Room) -> None:
         """Another node took ``room`` over: forget it here and send its clients away
@@ -401,6 +408,9 @@ class Table:
         if len(specs) != players:
             raise RoomError("bad_seats", f"the rules have {players} seats, not {len(specs)}")
         seats = seats_from_specs(game.name, specs)
+        refusal = coach_refusal(seats) if table_options.coach else None
+        if refusal is not None:
+            raise refusal
         seat_token: tuple[int, str] | None = None
         if name is not None:
             try:

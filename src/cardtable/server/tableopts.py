@@ -6,7 +6,10 @@ seated player has for each move before a bot plays the rest of their turn for th
 (see :mod:`.turnclock`), ``spectator_chat`` whether spectators may write in the table
 chat (see :mod:`.chat`), ``public`` whether the room is listed in the public lobby
 (see :mod:`.lobby_api`). A move played by a bot on time-out is an ordinary move of the
-log, so a replay is the same with or without the limit.
+log, so a replay is the same with or without the limit. ``coach`` turns on the
+practice coach (see :mod:`.coach`): for one person playing bots, set before the game
+starts; a move it lets the player take back leaves the log, so the log is still the
+game's moves, and a coached game is unrated.
 
 The host sets them when creating the room, in the lobby and during a game (the
 ``table`` message, see docs/protocol.md); they are saved with the room's row.
@@ -42,6 +45,9 @@ class TableOptions:
     #: Whether the room is listed in the public lobby (``GET /api/lobby``): while
     #: seats are free, to join; while its game is played, to watch.
     public: bool = False
+    #: The practice coach (:mod:`.coach`): for one person playing bots; fixed once a
+    #: game starts, since a coached game is unrated.
+    coach: bool = False
 
     def to_json(self) -> JSON:
         return dataclasses.asdict(self)

@@ -34,6 +34,7 @@ from .protocol import (
     Configure,
     Hello,
     HintRequest,
+    KeepMove,
     MoveMessage,
     Ping,
     ProtocolError,
@@ -43,6 +44,7 @@ from .protocol import (
     ReviewRequest,
     Start,
     TableSettings,
+    TakeBack,
     error_message,
     parse_client_message,
 )
@@ -221,6 +223,13 @@ class TableSocket:
             if conn.seat is None:
                 raise RoomError("not_a_player", "spectators get no hints; join a seat to play")
             conn.push(await room.advisor.hint(conn.seat, parsed.token, parsed.version))
+        elif isinstance(parsed, (TakeBack, KeepMove)):
+            if conn.seat is None:
+                raise RoomError("not_a_player", "spectators have no moves to take back")
+            if isinstance(parsed, TakeBack):
+                await room.coach.take_back(conn.seat, parsed.token, parsed.version)
+            else:
+                await room.coach.keep(conn.seat, parsed.token, parsed.version)
         elif isinstance(parsed, ReviewRequest):
             if conn.seat is None:
                 raise RoomError("not_a_player", "spectators get no review; it is for each player")

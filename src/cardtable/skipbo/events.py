@@ -97,3 +97,19 @@ class GameEnded(Event):
     winners: tuple[int, ...]
     scores: tuple[int, ...]
     blocked: bool
+
+
+#: Events that show the mover only cards it could already see: a card played or
+#: discarded was in its view, the next player's draw stays hidden from it.
+_SHOWS_NOTHING_HIDDEN = (TurnStarted, Built, PileCompleted, Discarded, TurnPassed)
+
+
+def shows_hidden_card(event: Event, mover: int) -> bool:
+    """Whether ``event``, following a move of ``mover``, showed ``mover`` a card it could
+    not see before the move: new hand cards of its own, a stock card turned up, a new
+    deal or draw pile. Undoing such a move would let ``mover`` know what comes next, so
+    a take-back (the server's practice coach) refuses it. Any event not known to show
+    nothing hidden counts as showing something."""
+    if isinstance(event, Drew):
+        return event.seat == mover
+    return not isinstance(event, _SHOWS_NOTHING_HIDDEN)

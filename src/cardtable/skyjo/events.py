@@ -130,3 +130,19 @@ class GameEnded(Event):
 
     winners: tuple[int, ...]
     totals: tuple[int, ...]
+
+
+#: Events that show the mover only cards it could already see (a card taken from the
+#: discard pile, lines of face-up cards removed, the closer's last turns announced).
+_SHOWS_NOTHING_HIDDEN = (TookDiscard, Discarded, ColumnRemoved, RowRemoved, FinalTurns)
+
+
+def shows_hidden_card(event: Event, mover: int) -> bool:
+    """Whether ``event``, following a move of ``mover``, showed ``mover`` a card it could
+    not see before the move: a card drawn from the draw pile, a face-down card turned or
+    exchanged, a round scored or dealt. Undoing such a move would let ``mover`` know a
+    hidden card, so a take-back (the server's practice coach) refuses it. Any event not
+    known to show nothing hidden counts as showing something."""
+    if isinstance(event, Exchanged):
+        return not event.was_face_up
+    return not isinstance(event, _SHOWS_NOTHING_HIDDEN)

@@ -119,6 +119,13 @@ def add_play_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--name", help="display name for a new seat (with --join or --host; default: your login)"
     )
     online.add_argument(
+        "--user",
+        metavar="NAME",
+        help="sign in to your account at the table (with --join or --host; the password "
+        "is asked, never shown nor stored): the seat joins your history, the game may be "
+        "rated, and your rating is shown",
+    )
+    online.add_argument(
         "--token",
         help="seat token to resume a seat (with --join; by default the token stored "
         "when this machine joined the room)",
@@ -258,7 +265,7 @@ def check_mode(args: argparse.Namespace) -> None:
     if not online:
         if args.game is None:
             raise PlayError("give a GAME (skipbo or skyjo), or --join URL")
-        for flag in ("name", "token", "host_token"):
+        for flag in ("name", "token", "host_token", "user"):
             if getattr(args, flag) is not None:
                 raise PlayError(f"--{flag.replace('_', '-')} goes with --join or --host")
         return
@@ -284,25 +291,74 @@ def check_mode(args: argparse.Namespace) -> None:
 async def play_online(args: argparse.Namespace, lang: str) -> None:
     """Create (``--host``) or join the room, then run the app on the same event loop: it
     shows the lobby until the game starts."""
-    from .app import make_app
-    from .remote import RemoteGame
+    import asyncio
+    import contextlib
 
+    from .app import make_app
+    from .remote import RemoteError, RemoteGame, parse_target, server_base
+
+    session = None
+    if args.user is not None:
+        try:
+            base = server_base(args.host) if args.host is not None else parse_target(args.join)[0]
+        except ValueError as error:
+            raise RemoteError(str(error)) from None
+        session = await sign_in(base, args.user)
     if args.host is not None:
         game, options, seats = host_request(args)
         source = await RemoteGame.create(
-            args.host, game, options, seats, name=args.name or default_name()
+            args.host,
+            game,
+            options,
+            seats,
+            name=args.name or (session and session.name) or default_name(),
         )
         print(f"cardtable play: room {source.code} is open; friends join with")
         print(f"  cardtable play --join {source.join_url}")
         print(f"or open {source.join_url} in a browser.")
     else:
         source = await RemoteGame.join(
-            args.join, name=args.name, token=args.token, host_token=args.host_token
+            args.join,
+            name=args.name,
+            token=args.token,
+            host_token=args.host_token,
+            default_name=None if session is None else session.name,
         )
     try:
+        if session is not None:
+            await account_seat(session, source)
         await make_app(source, lang).run_async()
     finally:
         await source.close()
+        if session is not None:  # the session ends with the client (nothing kept of it)
+            with contextlib.suppress(RemoteError):
+                await asyncio.to_thread(session.sign_out)
+
+
+async def sign_in(base: str, user: str) -> Any:
+    """Ask the password (not echoed) and sign in; the session stays in memory only."""
+    import asyncio
+    import getpass
+
+    from .signin import TableSession
+
+    password = await asyncio.to_thread(getpass.getpass, f"Password for {user} at {base}: ")
+    try:
+        return await asyncio.to_thread(TableSession.sign_in, base, user, password)
+    finally:
+        del password
+
+
+async def account_seat(session: Any, source: Any) -> None:
+    """Claim the seat taken for the signed-in account, and read its ratings."""
+    import asyncio
+
+    from .signin import ladders_of
+
+    await asyncio.to_thread(session.claim, source.code, source.token)
+    ratings = await asyncio.to_thread(session.ratings)
+    source.account_name = session.name
+    source.ratings = ladders_of(source.game.name, ratings)
 
 
 def run_play(args: argparse.Namespace) -> int:

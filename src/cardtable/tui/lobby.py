@@ -201,6 +201,9 @@ class LobbyScreen(ModalScreen[None]):
         if link:
             lines.append(Text(w("lobby.link", url=link)))
             lines.append(Text(w("lobby.join_command", command=f"cardtable play --join {link}")))
+        account = self.source.signed_in()
+        if account is not None:
+            lines.append(Text(w.standing(*account)))
         lines += [Text(), Text(w("lobby.seats"), style="bold")]
         seats = room.get("seats") or []
         for index, info in enumerate(seats):

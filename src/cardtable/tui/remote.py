@@ -91,6 +91,17 @@ def parse_target(text: str) -> tuple[str, str]:
     return f"{scheme}://{parts.netloc}", segments[0].upper()
 
 
+def server_base(server: str) -> str:
+    """The base URL of a table server given as ``HOST:PORT`` or its URL."""
+    raw = server.strip().rstrip("/")
+    if "://" not in raw:
+        raw = "http://" + raw
+    parts = urllib.parse.urlsplit(raw)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.path.strip("/"):
+        raise RemoteError(f"not a server address: {server!r} (try HOST:PORT)")
+    return f"{parts.scheme}://{parts.netloc}"
+
+
 def seat_file() -> Path:
     """Where seat tokens are kept to resume a seat: ``seats.json`` in the data folder."""
     from ..settings import default_data_dir
@@ -198,6 +209,10 @@ class RemoteGame(GameSource):
         #: "move", "hint", "review", "rematch", "configure", "start"
         self._waiting_for: str | None = None
         self._configuring: JSON = {}  # the options of the "configure" waited for
+        #: The account signed in (``--user``, see :mod:`.signin`) and its ratings on the
+        #: game's ladders, each ``{ladder, rating, plus_minus, games}``.
+        self.account_name: str | None = None
+        self.ratings: list[JSON] = []
         self._in_lobby = False  # back in the lobby after a game, for a rematch
         self._fatal: str | None = None
         self._fatal_code: str | None = None  # its error code (error.{code} in the catalogs)
@@ -213,10 +228,12 @@ class RemoteGame(GameSource):
         token: str | None = None,
         host_token: str | None = None,
         store: Path | None = None,
+        default_name: str | None = None,
     ) -> RemoteGame:
         """Take a seat in the room at ``target``: with ``token`` (or one stored for the room)
-        resume that seat; otherwise join a free seat as ``name``. ``host_token`` (or one
-        stored with the seat) lets this client start a rematch; a given one is stored."""
+        resume that seat; otherwise join a free seat as ``name`` (or ``default_name``, a
+        signed-in account's). ``host_token`` (or one stored with the seat) lets this
+        client start a rematch; a given one is stored."""
         try:
             base, code = parse_target(target)
         except ValueError as error:
@@ -228,6 +245,7 @@ class RemoteGame(GameSource):
             if host_token is None and isinstance(stored.get("host_token"), str):
                 host_token = stored["host_token"]
         if token is None:
+            name = name or default_name
             if name is None:
                 raise RemoteError("give a display name (--name) to take a seat")
             joined = await asyncio.to_thread(
@@ -262,13 +280,7 @@ class RemoteGame(GameSource):
         HTTP API, as the web lobby does: we take the first seat as ``name`` and hold the
         room's host token (both stored, to resume the seat). Refused options raise
         :class:`RefusedError` naming the option (``field``, ``allowed``)."""
-        raw = server.strip().rstrip("/")
-        if "://" not in raw:
-            raw = "http://" + raw
-        parts = urllib.parse.urlsplit(raw)
-        if parts.scheme not in ("http", "https") or not parts.netloc or parts.path.strip("/"):
-            raise RemoteError(f"not a server address: {server!r} (try HOST:PORT)")
-        base = f"{parts.scheme}://{parts.netloc}"
+        base = server_base(server)
         body: JSON = {"game": game, "options": options, "seats": seats, "name": name}
         created = await asyncio.to_thread(_http, "POST", f"{base}/api/rooms", body)
         code = str(created["code"])
@@ -327,6 +339,9 @@ class RemoteGame(GameSource):
 
     def lobby(self) -> JSON | None:
         return self.room if self.room.get("status") == RoomStatus.LOBBY else None
+
+    def signed_in(self) -> tuple[str, list[JSON]] | None:
+        return None if self.account_name is None else (self.account_name, self.ratings)
 
     def link(self) -> str | None:
         return self.join_url
@@ -579,6 +594,9 @@ class RemoteGame(GameSource):
             kind == "notice" and message.get("code") == "turn_timeout"
         ):
             self._talk(message)
+        elif kind == "rated":
+            self._rated(message)
+            self._talk(message)
         elif kind == "chat_history":
             for line in message.get("messages") or []:
                 self._talk(line)
@@ -587,6 +605,18 @@ class RemoteGame(GameSource):
                 self._fatal = message.get("reason") or message["code"]
                 self._fatal_code = message["code"]
             self._answered(message)
+
+    def _rated(self, message: JSON) -> None:
+        """Our new rating after a rated game (when signed in), as the table told it."""
+        ladder = message.get("ladder")
+        ours = [entry for entry in message.get("seats") or [] if entry.get("seat") == self.seat]
+        if self.account_name is None or not ours or not isinstance(ladder, str):
+            return
+        kept = [entry for entry in self.ratings if entry["ladder"] != ladder]
+        before = [entry for entry in self.ratings if entry["ladder"] == ladder]
+        games = (before[0]["games"] if before else 0) + 1
+        new = {"ladder": ladder, "rating": ours[0]["rating"], "plus_minus": ours[0]["plus_minus"]}
+        self.ratings = sorted([*kept, {**new, "games": games}], key=lambda e: str(e["ladder"]))
 
     def _show(self, view: JSON, outcome: JSON | None, *, new_game: bool = False) -> None:
         self._view = view

@@ -181,6 +181,11 @@ class GameSource(ABC):
         """The room's link for friends to join (online rooms only)."""
         return None
 
+    def signed_in(self) -> tuple[str, list[JSON]] | None:
+        """The account signed in at an online table (``--user``) and its ratings on the
+        game's ladders; None for a guest or a local game."""
+        return None
+
     async def configure(self, options: JSON | None = None, seats: list[JSON] | None = None) -> None:
         """Change rules options and/or the seats in the lobby (the host); raises
         :class:`RefusedError`."""

@@ -112,6 +112,9 @@ class TableApp(App[None]):
     def on_mount(self) -> None:
         self.title = self.words(f"game.{self.source.game.name}")
         self.query_one("#keys", Static).update(self.key_bar())
+        account = self.source.signed_in()
+        if account is not None:  # the player's rating, until the first move's message
+            self.say(self.words.standing(*account))
         self.run_worker(
             self.source.run(self.on_update), exclusive=True, name="game", exit_on_error=False
         )
@@ -136,6 +139,8 @@ class TableApp(App[None]):
                 # Written as plain text (the log has no markup): a chat line's brackets
                 # are shown, never read as Rich markup.
                 self.query_one("#log", RichLog).write(line)
+                if update.talk.get("type") == "rated":
+                    self.say(line)  # was the game rated: beside the final scores
             return
         if update.lobby or update.room:
             if update.lobby:

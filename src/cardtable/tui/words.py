@@ -127,7 +127,49 @@ class Words:
             return self("talk.reaction", name=name, reaction=self(key) if self.has(key) else "?")
         if kind == "notice" and message.get("code") == "turn_timeout":
             return self("talk.turn_timeout", name=name)
+        if kind == "rated":
+            return self.verdict(message)
         return None
+
+    # --- ratings ----------------------------------------------------------
+    def ladder(self, ladder: str) -> str:
+        return self(f"ladder.{ladder}")
+
+    def verdict(self, message: JSON) -> str:
+        """Whether the game just finished was rated (a ``rated`` message), and each rated
+        seat's new rating and change; or why it was not."""
+        if not message.get("rated"):
+            reason = str(message.get("reason") or "blocked")
+            key = f"rated.reason.{reason}"
+            return self("talk.unrated", reason=self(key) if self.has(key) else reason)
+        changes = [
+            self(
+                "talk.rated_seat",
+                name=self.who(int(entry["seat"])),
+                rating=entry["rating"],
+                plus_minus=entry["plus_minus"],
+                change=f"{entry['change']:+d}" if entry["change"] else "0",
+            )
+            for entry in message.get("seats") or []
+        ]
+        return self(
+            "talk.rated", ladder=self.ladder(str(message.get("ladder"))), seats=", ".join(changes)
+        )
+
+    def standing(self, name: str, ratings: Sequence[JSON]) -> str:
+        """Who is signed in and their rating on this game's ladders (none yet: said so)."""
+        shown = [
+            self(
+                "account.rating",
+                ladder=self.ladder(str(entry["ladder"])),
+                rating=entry["rating"],
+                plus_minus=entry["plus_minus"],
+            )
+            for entry in ratings
+        ]
+        if not shown:
+            shown = [self("account.no_rating", game=self(f"game.{self.game}"))]
+        return self("account.signed_in", name=name, ratings=" · ".join(shown))
 
     # --- the move advisor's reasons ------------------------------------------
     def reason(self, parts: Sequence[JSON]) -> str:

@@ -1,14 +1,16 @@
-"""The stored games: a game's row and its move log, for replays and restores."""
+"""The stored games: a game's row and its move log, for replays and restores, and the
+removal of a move taken back (the practice coach, see :mod:`cardtable.server.coach`)."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import sqlalchemy as sa
 
 from .database import Database
-from .records import GameRecord
-from .tables import games, moves
+from .records import FencedError, GameRecord
+from .tables import games, moves, rooms
 
 
 async def game_moves(connection: Any, code: str, game_no: int) -> list[tuple[int, int, int]]:
@@ -23,7 +25,31 @@ async def game_moves(connection: Any, code: str, game_no: int) -> list[tuple[int
 
 
 class GameLogs(Database):
-    """The ``games`` and ``moves`` tables' reads (moves are written by the group commit)."""
+    """The ``games`` and ``moves`` tables' reads (moves are written by the group commit),
+    and the take-back of a game's last move."""
+
+    async def take_back_move(
+        self, code: str, game_no: int, index: int, version: int, epoch: int | None = None
+    ) -> None:
+        """Remove move ``index`` (and any after it) of game ``game_no`` of room ``code`` and
+        set the room's version to ``version``, in one transaction; with ``epoch``, only
+        while that lease epoch is current (else :class:`FencedError`, nothing changes).
+        The log then holds exactly the moves that stand: replays and restores follow it."""
+        condition = [rooms.c.code == code]
+        if epoch is not None:
+            condition.append(rooms.c.epoch == epoch)
+        async with self._engine().begin() as connection:
+            # The room's row first: in SQLite it takes the write lock before the delete.
+            done = await connection.execute(
+                rooms.update().where(*condition).values(version=version, updated_at=time.time())
+            )
+            if done.rowcount == 0 and epoch is not None:
+                raise FencedError(code)
+            await connection.execute(
+                moves.delete().where(
+                    moves.c.room_code == code, moves.c.game_no == game_no, moves.c.idx >= index
+                )
+            )
 
     async def load_game(self, code: str, game_no: int) -> GameRecord | None:
         async with self._engine().connect() as connection:

@@ -4,6 +4,7 @@
 import { api, heldSeats, onNewSeat, setCsrf } from "./api.js";
 import { h, toast } from "./dom.js";
 import { t } from "./i18n.js";
+import { profileLink } from "./profile.js";
 import { errorText } from "./roomtext.js";
 
 // {name, seats} of the signed-in player, or null for a guest.
@@ -105,6 +106,7 @@ function memberPage(redraw) {
   return [
     h("section", { class: "panel", id: "account-panel" },
       h("p", { id: "signed-in-as" }, t("web.account.signed_in_as", { name: account.name })),
+      h("p", {}, h("a", { href: profileLink(account.name), id: "profile-link" }, t("web.profile.mine"))),
       h("p", { id: "account-seats" }, t("web.account.seats", { n: account.seats })),
       h("p", {}, claim, " ",
         h("button", { type: "button", id: "signout-button", onclick: () => leave("signout", {}, "web.account.signed_out", redraw) }, t("web.account.signout")), " ",

@@ -1,4 +1,5 @@
-// The single-page app: hash routes for home, room (lobby and table), replay and rules.
+// The single-page app: hash routes for home, room (lobby and table), replay, rules,
+// account, public lobby, leaderboards and players' profiles.
 import { accountName, loadAccount, renderAccount } from "./account.js";
 import { api, playerName, rememberName, rememberSeat } from "./api.js";
 import { h, listen, patch, retranslateToast, toast, unpressed } from "./dom.js";
@@ -8,6 +9,7 @@ import { fitBoard } from "./layout.js";
 import { openLesson, renderLearnList } from "./learn.js";
 import { renderLeaderboard } from "./leaderboard.js";
 import { optionFields } from "./options.js";
+import { renderProfile } from "./profile.js";
 import { renderPublicLobby } from "./publiclobby.js";
 import { errorText, openRoom, seatName } from "./room.js";
 import * as skipbo from "./skipbo.js";
@@ -260,6 +262,9 @@ function route() {
     document.title = `${t("lesson.ui.title")} · cardtable`;
     if (parts[1]) current = openLesson(parts[1], app);
     else renderLearnList(app);
+  } else if (parts[0] === "player" && parts[1]) {
+    document.title = `${parts[1]} · cardtable`;
+    renderProfile(app, parts[1]);
   } else if (parts[0] === "rules" && parts[1]) {
     document.title = `${t(`web.rules.${parts[1]}_title`)} · cardtable`;
     renderRules(parts[1]);

@@ -1,7 +1,7 @@
 // The dialogs over the table: the keyboard shortcuts ("?") and the summary of a round
 // or of the match (with the post-game review and the rematch).
 import { h, toast } from "./dom.js";
-import { formatNames, language, t } from "./i18n.js";
+import { formatNames, formatNumber, language, t } from "./i18n.js";
 import { icon } from "./icons.js";
 import { reasonSentence } from "./roomtext.js";
 import * as skipbo from "./skipbo.js";
@@ -70,6 +70,21 @@ function reviewSection(review, gameName, name) {
     h("p", { class: "muted small" }, t("review.note")));
 }
 
+// Was the game rated: each rated seat's new rating and change (the reader's own first),
+// or why it was not.
+function verdictSection(verdict, name, me) {
+  if (!verdict.rated) {
+    return h("p", { class: "verdict unrated", id: "verdict" }, t("web.rated.unrated"), " ",
+      t(`web.rated.reason.${verdict.reason || "blocked"}`));
+  }
+  const seats = [...verdict.seats].sort((a, b) => (b.seat === me) - (a.seat === me) || a.seat - b.seat);
+  const change = (n) => (n > 0 ? `+${formatNumber(n)}` : n < 0 ? `\u2212${formatNumber(-n)}` : formatNumber(0));
+  return h("div", { class: "verdict rated", id: "verdict" },
+    h("p", {}, t("web.rated.rated", { ladder: t(`web.board.ladder_${verdict.ladder.replace("-", "_")}`) })),
+    h("ul", {}, seats.map((s) => h("li", { dataset: { seat: s.seat } },
+      t("web.rated.seat_change", { name: name(s.seat), rating: s.rating, plus_minus: s.plus_minus, change: change(s.change) })))));
+}
+
 // The summary of the round just ended (Continue closes it) or of the match (closable, to
 // look at the table; the turn bar's button opens it again).
 export function summaryDialog(r, view, game) {
@@ -107,6 +122,7 @@ export function summaryDialog(r, view, game) {
       totals: view.totals, grids: view.grids, status: view.status,
     }, { name }));
   }
+  if (over && ctx.verdict && ctx.verdict.game_no === ctx.gameNo) body.push(verdictSection(ctx.verdict, name, ctx.seat));
   if (over && ctx.review) body.push(reviewSection(ctx.review, ctx.room.game, name));
   const buttons = h("p", { class: "dialogbuttons" });
   if (over && ctx.seat !== null && ctx.mine && !ctx.review) {

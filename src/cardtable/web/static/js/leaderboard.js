@@ -3,6 +3,7 @@
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { profileLink } from "./profile.js";
 import { errorText } from "./roomtext.js";
 
 export const LADDERS = ["skyjo", "skipbo", "skipbo-teams"];
@@ -13,7 +14,7 @@ const rating = (entry) => t("web.board.rating_value", { rating: entry.rating, pl
 function row(entry, bot) {
   return h("tr", { class: bot ? "bot" : null, dataset: bot ? { bot: entry.level } : {} },
     h("td", {}, bot ? "" : String(entry.rank)),
-    h("td", {}, bot ? t(`web.bot.${entry.bot}`) : entry.name),
+    h("td", {}, bot ? t(`web.bot.${entry.bot}`) : h("a", { href: profileLink(entry.name) }, entry.name)),
     h("td", {}, rating(entry)),
     h("td", {}, String(entry.games)),
     h("td", {}, String(entry.wins)));
@@ -34,8 +35,10 @@ function rows(body) {
 
 function yours(you) {
   if (!you) return h("p", { id: "board-you" }, h("a", { href: "#/account" }, t("web.board.guest")));
-  if (you.rank) return h("p", { id: "board-you" }, t("web.board.you_rank", { rank: you.rank, rating: you.rating, plus_minus: you.plus_minus }));
-  return h("p", { id: "board-you" }, t("web.board.you_needed", { count: you.games_needed }));
+  const mine = h("a", { href: profileLink(you.name), id: "board-profile" }, t("web.profile.mine"));
+  if (you.rank) return h("p", { id: "board-you" }, t("web.board.you_rank", { rank: you.rank, rating: you.rating, plus_minus: you.plus_minus }), " ", mine);
+  const rated = you.rating == null ? [] : [t("web.board.you_rating", { rating: you.rating, plus_minus: you.plus_minus }), " "];
+  return h("p", { id: "board-you" }, ...rated, t("web.board.you_needed", { count: you.games_needed }), " ", mine);
 }
 
 export async function renderLeaderboard(app, asked) {

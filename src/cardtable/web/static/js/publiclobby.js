@@ -6,6 +6,7 @@
 import { api, playerName, rememberName, rememberSeat } from "./api.js";
 import { h, toast } from "./dom.js";
 import { t } from "./i18n.js";
+import { profileLink } from "./profile.js";
 import { errorText } from "./roomtext.js";
 
 const MAX_WAIT = 60;
@@ -16,7 +17,9 @@ function seatText(seat) {
     return seat.rating == null ? bot : t("web.publobby.rated", { name: bot, rating: seat.rating });
   }
   if (!seat.taken) return t("web.publobby.free_seat");
-  return seat.rating == null ? seat.name : t("web.publobby.rated", { name: seat.name, rating: seat.rating });
+  const text = seat.rating == null ? seat.name : t("web.publobby.rated", { name: seat.name, rating: seat.rating });
+  // A seat an account claimed links to its profile (the account's name, if it differs).
+  return seat.profile ? h("a", { href: profileLink(seat.profile), title: seat.profile }, text) : text;
 }
 
 // One click: take the first free seat with the remembered name (none yet: the room's

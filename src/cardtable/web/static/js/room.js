@@ -13,6 +13,7 @@ import { errorText, seatName } from "./roomtext.js";
 import { GAMES, myTurnNow, rememberBoard, settleBoard, tablePage } from "./table.js";
 import { showTurn } from "./turnalert.js";
 import { attachTableLife, markMoveLines, tableLifeMessage } from "./tablelife.js";
+import { coachAfterEvent, coachMessage } from "./coach.js";
 import { describe, lineText } from "./words.js";
 
 export { errorText, KNOWN_ERRORS, seatName } from "./roomtext.js";
@@ -37,10 +38,12 @@ export function openRoom(code, outer, watch = false) {
     gone: null,
     hint: null,
     hinting: false,
+    coach: null, // the coach's last line (coach.js)
     help: false, // the list of keyboard shortcuts is open
     finalClosed: false, // the final scores were closed to look at the table
     review: null,
     reviewing: false,
+    verdict: null, // the last "rated" message: was the finished game rated (dialogs.js)
     flight: null, // [from id, to id] of the move just made, flown at the next drawing
     drafts: {}, // lobby, host: option name -> what is typed but not yet accepted by the server
     configuring: [], // lobby, host: the {option, value} changes sent and not yet answered, in order
@@ -104,7 +107,7 @@ export function openRoom(code, outer, watch = false) {
   }
 
   function onMessage(m) {
-    if (tableLifeMessage(r, m)) { draw(); return; }
+    if (tableLifeMessage(r, m) || coachMessage(r, m)) { draw(); return; }
     switch (m.type) {
       case "welcome":
         ctx.seat = m.seat;
@@ -128,6 +131,9 @@ export function openRoom(code, outer, watch = false) {
           for (const p of m.seats) Object.assign(ctx.room.seats[p.seat], { connected: p.connected, away: p.away });
           ctx.room.spectators = m.spectators;
         }
+        break;
+      case "rated": // was the finished game rated, and each rated seat's change
+        ctx.verdict = m;
         break;
       case "review":
         ctx.reviewing = false;
@@ -180,6 +186,7 @@ export function openRoom(code, outer, watch = false) {
       announce(t("web.table.started"));
       return;
     }
+    coachAfterEvent(ctx, m);
     const before = ctx.view;
     ctx.view = m.view;
     ctx.gameNo = m.game_no;

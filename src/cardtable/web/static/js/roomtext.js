@@ -16,11 +16,11 @@ export function seatName(room, seat, me) {
 // Every error code the server sends (docs/protocol.md), each with its web.error text.
 export const KNOWN_ERRORS = ["already_greeted", "bad_game", "bad_message", "bad_move", "bad_name", "bad_options",
   "bad_request", "bad_seats", "bad_table_options", "bad_token", "chat_empty", "chat_not_allowed", "chat_rate_limited", "draining", "hello_first", "hello_timeout", "hint_busy", "illegal_move", "network",
-  "no_game", "no_hint", "no_review", "no_room", "no_step", "not_a_player", "not_finished", "not_host", "not_in_lobby",
+  "no_coach", "no_game", "no_hint", "no_review", "no_take_back", "no_room", "no_step", "not_a_player", "not_finished", "not_host", "not_in_lobby",
   "not_playing", "not_your_turn", "payload_too_large", "rate_limited", "review_busy", "room_elsewhere", "room_full", "room_moved", "seat_taken",
   "seat_unavailable", "seats_free", "stale_version", "too_many_rooms",
   "bad_host", "bad_content_type", "bad_origin", "too_many_lookups", "bad_password", "name_taken", "bad_csrf",
-  "not_signed_in", "too_many_attempts", "bad_credentials", "seat_claimed", "no_ladder", "too_many_requests"];
+  "not_signed_in", "too_many_attempts", "bad_credentials", "seat_claimed", "no_ladder", "too_many_requests", "no_player"];
 
 // A server error in the page's language, from its `code` (and the facts the server sends
 // besides its English `reason`): a refused move says why from its catalog key, a refused

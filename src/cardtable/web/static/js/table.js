@@ -15,6 +15,7 @@ import * as skipbo from "./skipbo.js";
 import * as skyjo from "./skyjo.js";
 import { lineText } from "./words.js";
 import { chatPanel, hostTablePanel, timerBadge } from "./tablelife.js";
+import { coachLine, coachWaiting } from "./coach.js";
 
 export const GAMES = { skipbo, skyjo };
 
@@ -68,6 +69,7 @@ export function tablePage(r) {
   if (over) banner = t("web.table.game_over");
   else if (turn === me && !online) banner = t("web.table.offline_turn");
   else if (turn === me) banner = `${t("web.table.your_turn")} — ${game.prompt(view)}`;
+  else if (coachWaiting(r)) banner = t("web.coach.waiting");
   else banner = t("web.table.turn_of", { name: name(turn) });
   const hint = myTurn && ctx.hint && ctx.hint.version === r.conn.version && ctx.hint.moves.length ? ctx.hint.moves[0] : null;
   if (hint) {
@@ -113,7 +115,7 @@ export function tablePage(r) {
       h("a", { href: `#/rules/${gameName}`, target: "_blank", class: "button" }, t("web.nav.rules")),
       " ",
       h("a", { href: "#/", class: "button" }, t("web.nav.leave"))));
-  const out = h("section", { class: `tablepage ${gameName}${online ? "" : " disconnected"}` }, turnbar, h("div", { class: "tablewrap" }, boardEl, side));
+  const out = h("section", { class: `tablepage ${gameName}${online ? "" : " disconnected"}` }, turnbar, coachLine(r), h("div", { class: "tablewrap" }, boardEl, side));
   const dialog = ctx.help ? helpDialog(r) : summaryDialog(r, view, game);
   if (dialog) out.append(dialog);
   return out;

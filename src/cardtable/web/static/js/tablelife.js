@@ -66,7 +66,7 @@ export function hostTablePanel(r) {
   if (!r.isHost() || !r.ctx.view || r.ctx.view.result !== null) return null;
   return h("details", { class: "tablepanel", id: "table-panel", open: r.tableOpts.open, ontoggle: (e) => { r.tableOpts.open = e.currentTarget.open; } },
     h("summary", {}, t("web.tableopt.title")),
-    r.tableOpts.element(r.ctx.room.table, true));
+    r.tableOpts.element(r.ctx.room.table, true, true));
 }
 
 export function timerBadge(r) {

@@ -1,5 +1,6 @@
 // The table options in the lobby (docs/protocol.md, "Table options"): the turn time
-// limit and whether spectators may write in the chat. They are not rules: the host
+// limit, whether spectators may write in the chat, whether the room is public, and the
+// practice coach (set in the lobby only: a coached game is unrated). They are not rules: the host
 // changes them with a `table` message, in the lobby or during the game, and the room
 // event that answers shows them to everyone.
 import { h } from "./dom.js";
@@ -42,9 +43,10 @@ export class TableOptionsForm {
     this.draft = null;
   }
 
-  // The host's controls, or (`host` false) the options as text.
-  element(table, host) {
-    const options = table || { turn_seconds: 0, spectator_chat: false, public: false };
+  // The host's controls, or (`host` false) the options as text; `playing`: during the
+  // game, when the coach can no longer be changed.
+  element(table, host, playing = false) {
+    const options = table || { turn_seconds: 0, spectator_chat: false, public: false, coach: false };
     const limitText = options.turn_seconds ? t("web.tableopt.seconds", { seconds: options.turn_seconds }) : t("web.tableopt.no_limit");
     if (!host) {
       return h("dl", { class: "optionlist", id: "table-options" },
@@ -52,7 +54,9 @@ export class TableOptionsForm {
         h("div", { dataset: { option: "spectator_chat" } }, h("dt", {}, t("web.tableopt.spectator_chat")),
           h("dd", {}, options.spectator_chat ? t("web.opt.yes") : t("web.opt.no"))),
         h("div", { dataset: { option: "public" } }, h("dt", {}, t("web.tableopt.public")),
-          h("dd", {}, options.public ? t("web.opt.yes") : t("web.opt.no"))));
+          h("dd", {}, options.public ? t("web.opt.yes") : t("web.opt.no"))),
+        h("div", { dataset: { option: "coach" } }, h("dt", {}, t("web.tableopt.coach")),
+          h("dd", {}, options.coach ? t("web.opt.yes") : t("web.opt.no"))));
     }
     const described = this.problem ? "table-turn-seconds-error" : "table-turn-seconds-hint";
     return h("fieldset", { class: "lobbyoptions tableoptions", id: "table-options" },
@@ -76,6 +80,11 @@ export class TableOptionsForm {
         h("input", {
           type: "checkbox", id: "table-public", checked: Boolean(options.public), dataset: { key: "table-public" },
           onchange: (e) => { if (!this.redrawing()) this.send({ public: e.currentTarget.checked }); },
-        }), " ", t("web.tableopt.public")));
+        }), " ", t("web.tableopt.public")),
+      h("label", { class: "check", for: "table-coach" },
+        h("input", {
+          type: "checkbox", id: "table-coach", checked: Boolean(options.coach), disabled: playing, dataset: { key: "table-coach" },
+          onchange: (e) => { if (!this.redrawing()) this.send({ coach: e.currentTarget.checked }); },
+        }), " ", t("web.tableopt.coach")));
   }
 }

@@ -1,0 +1,74 @@
+"""The practice coach in the browser: on a phone, a deliberately bad move gets the
+coach's line with a take-back, the move taken back may not be taken back again, and
+the line is worded in the page's language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from cardtable.server import coach, lobby
+
+from ..coach_deals import JUDGE_SEED, practice_deal
+from ..live_server import running_server
+from .pages import TIMEOUT, click_id, create_table, device_page, settle, start, version, wait_change
+
+
+def _play(page: Any, ident: str) -> None:
+    settle(page)
+    before = version(page)
+    click_id(page, ident)
+    wait_change(page, before)
+
+
+def test_a_bad_move_gets_the_coach_s_line_and_one_take_back(
+    browser: Any, shots: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The deal and the coach's random choices are fixed (the server runs in this
+    # process): the coach is silent when Alice takes the discard and speaks when she
+    # puts it over the lower of her two face-up cards.
+    seed, low = practice_deal()
+    monkeypatch.setattr(lobby, "new_seed", lambda: seed)
+    monkeypatch.setattr(coach, "new_seed", lambda: JUDGE_SEED)
+    with running_server(tmp_path / "data") as url:
+        page = device_page(browser, url, "phone")
+        create_table(page, "skyjo", "Alice", {"players": 2}, ["greedy"])
+        before = version(page)
+        page.check("#table-coach")
+        wait_change(page, before)
+        start(page)
+        for pos in (0, 1):  # the set-up: Alice turns up her first two cards
+            page.wait_for_selector(f'[data-id="cell:0:{pos}"].tgt-legal', timeout=TIMEOUT)
+            _play(page, f"cell:0:{pos}")
+        page.wait_for_selector('[data-id="discard"].src-legal', timeout=TIMEOUT)
+        _play(page, "discard")
+        bad = f"cell:0:{low}"
+        page.wait_for_selector(f'[data-id="{bad}"].tgt-legal', timeout=TIMEOUT)
+        _play(page, bad)
+
+        page.wait_for_selector("#coach-take-back", timeout=TIMEOUT)
+        line = page.inner_text("#coach-line")
+        assert "Coach" in line and "point" in line and "Better:" in line and "Why:" in line, line
+        assert "The bots wait" in page.inner_text("#turnbar")
+        settle(page)
+        page.screenshot(path=shots / "coach-phone.png", full_page=True)
+        before = version(page)
+        page.click("#coach-take-back")
+        wait_change(page, before)
+        page.wait_for_selector("#coach-line", state="detached", timeout=TIMEOUT)
+        # Back to holding the card taken, the same decision to make again.
+        page.wait_for_selector(f'[data-id="{bad}"].tgt-legal', timeout=TIMEOUT)
+
+        _play(page, bad)
+        page.wait_for_selector("#coach-no-take-back", timeout=TIMEOUT)
+        assert "already took back" in page.inner_text("#coach-line")
+        assert page.locator("#coach-take-back").count() == 0
+        # In the player's language: the page words the line again in French.
+        page.select_option("#lang", "fr")
+        page.wait_for_function(
+            "document.querySelector('#coach-no-take-back')?.textContent.startsWith('Vous avez')",
+            timeout=TIMEOUT,
+        )
+        assert "Mieux" in page.inner_text("#coach-line")
+        assert not page.errors
