@@ -119,6 +119,14 @@ def add_play_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--name", help="display name for a new seat (with --join or --host; default: your login)"
     )
     online.add_argument(
+        "--coach",
+        action="store_true",
+        default=None,
+        help="with --host: the practice coach says when a move was clearly worse and "
+        "offers to take it back (u) or keep it (k); every other seat must be a bot, "
+        "and the game is unrated",
+    )
+    online.add_argument(
         "--token",
         help="seat token to resume a seat (with --join; by default the token stored "
         "when this machine joined the room)",
@@ -261,6 +269,8 @@ def check_mode(args: argparse.Namespace) -> None:
         for flag in ("name", "token", "host_token"):
             if getattr(args, flag) is not None:
                 raise PlayError(f"--{flag.replace('_', '-')} goes with --join or --host")
+        if args.coach:
+            raise PlayError("--coach goes with --host: the coach runs on the table server")
         return
     if online == ["host"]:
         if args.game is None:
@@ -272,6 +282,8 @@ def check_mode(args: argparse.Namespace) -> None:
         return
     if args.game is not None:
         raise PlayError("--join takes the game from the room; leave out GAME")
+    if args.coach:
+        raise PlayError("--join takes the coach from the room; its host sets it")
     for flag in ("bots", *LOCAL_ONLY):
         if getattr(args, flag) is not None:
             raise PlayError(f"--{flag} applies to a local game, not with --join")
@@ -290,7 +302,12 @@ async def play_online(args: argparse.Namespace, lang: str) -> None:
     if args.host is not None:
         game, options, seats = host_request(args)
         source = await RemoteGame.create(
-            args.host, game, options, seats, name=args.name or default_name()
+            args.host,
+            game,
+            options,
+            seats,
+            name=args.name or default_name(),
+            table={"coach": True} if args.coach else None,
         )
         print(f"cardtable play: room {source.code} is open; friends join with")
         print(f"  cardtable play --join {source.join_url}")

@@ -84,7 +84,9 @@ class Update:
     with the new game's first view), and when its lobby changed (``room``: a player
     joined, the options changed; the view is the last game's, ``{}`` before the first).
     ``talk`` is table talk for the log, nothing else changed: a chat line, a quick
-    reaction or a ``turn_timeout`` notice, as the server sent it.
+    reaction or a ``turn_timeout`` notice, as the server sent it. ``coach`` is the
+    practice coach's word on our last move (a ``coach`` message of docs/protocol.md) or
+    the notice that a move was taken back (``took_back``); the view is unchanged.
     """
 
     view: JSON
@@ -93,6 +95,7 @@ class Update:
     lobby: bool = False
     room: bool = False
     talk: JSON | None = None
+    coach: JSON | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -171,6 +174,20 @@ class GameSource(ABC):
     async def rematch(self) -> None:
         """Start a rematch (the host of an online room); raises :class:`RefusedError`."""
         raise RefusedError("no_rematch", "a rematch is for online tables")
+
+    # --- the practice coach -------------------------------------------------------------
+    def coached(self) -> bool:
+        """Whether the practice coach watches our moves (docs/protocol.md)."""
+        return False
+
+    async def take_back(self, version: int) -> None:
+        """Take back our last move, which the coach's line at ``version`` spoke of; raises
+        :class:`RefusedError` (``no_coach``, ``no_take_back``, ``stale_version``...)."""
+        raise RefusedError("no_coach", "take-backs are for practice games with the coach on")
+
+    async def keep_move(self, version: int) -> None:
+        """Keep the move the coach's line at ``version`` spoke of: the bots play on."""
+        raise RefusedError("no_coach", "take-backs are for practice games with the coach on")
 
     # --- the lobby of an online room ------------------------------------------------------
     def lobby(self) -> JSON | None:
