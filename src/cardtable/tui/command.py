@@ -122,8 +122,8 @@ def add_play_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--coach",
         action="store_true",
         default=None,
-        help="with --host: the practice coach says when a move was clearly worse and "
-        "offers to take it back (u) or keep it (k); every other seat must be a bot, "
+        help="the practice coach says when a move of yours was clearly worse and offers "
+        "to take it back (u) or keep it (k); with --host every other seat must be a bot, "
         "and the game is unrated",
     )
     online.add_argument(
@@ -219,7 +219,7 @@ def build_local(args: argparse.Namespace) -> Any:
     pause = 0.8 if args.pause is None else args.pause
     if pause < 0:
         raise PlayError("--pause must be 0 or more")
-    return LocalGame(game, rules, seed, bots, pause=pause)
+    return LocalGame(game, rules, seed, bots, pause=pause, coach=bool(args.coach))
 
 
 def host_request(args: argparse.Namespace) -> tuple[str, JSON, list[JSON]]:
@@ -269,8 +269,6 @@ def check_mode(args: argparse.Namespace) -> None:
         for flag in ("name", "token", "host_token"):
             if getattr(args, flag) is not None:
                 raise PlayError(f"--{flag.replace('_', '-')} goes with --join or --host")
-        if args.coach:
-            raise PlayError("--coach goes with --host: the coach runs on the table server")
         return
     if online == ["host"]:
         if args.game is None:
