@@ -36,6 +36,7 @@ async function games() {
 
 function nav() {
   const box = document.getElementById("topnav");
+  box.classList.remove("open"); // a page opened from the menu closes it
   box.replaceChildren(
     h("a", { href: "#/" }, t("web.nav.home")),
     h("a", { href: "#/learn", id: "learn-link" }, t("lesson.ui.nav")),
@@ -44,8 +45,25 @@ function nav() {
     h("a", { href: "#/lobby", id: "lobby-link" }, t("web.nav.lobby")),
     h("a", { href: "#/leaderboard", id: "leaderboard-link" }, t("web.nav.leaderboard")),
     h("a", { href: "#/account", id: "account-link" }, accountName() || t("web.nav.account")));
+  menuButton(box);
   document.getElementById("lang-label").textContent = t("web.nav.language");
   document.getElementById("lang").value = language();
+}
+
+// On a phone the top bar has room for "Home" only (style.css): the other pages (the
+// lessons, the rules, the lobby...) are behind this button, which opens them as a list.
+function menuButton(box) {
+  let button = document.getElementById("nav-menu");
+  if (!button) {
+    button = h("button", { type: "button", class: "navmenu", id: "nav-menu", "aria-controls": "topnav" });
+    listen(button, "click", () => {
+      const open = box.classList.toggle("open");
+      button.setAttribute("aria-expanded", String(open));
+    });
+    box.before(button);
+  }
+  button.textContent = t("web.nav.menu");
+  button.setAttribute("aria-expanded", String(box.classList.contains("open")));
 }
 
 // --- home ---------------------------------------------------------------------------
