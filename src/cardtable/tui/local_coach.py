@@ -65,7 +65,8 @@ class LocalCoach:
         self.used: set[int] = set()
         #: Set whenever the bots may have to stop waiting.
         self.changed = asyncio.Event()
-        self.task: asyncio.Task[None] | None = None
+        #: The verdicts being worked out (held here: the event loop keeps only weak ones).
+        self.tasks: set[asyncio.Task[None]] = set()
 
     def holds_bots(self) -> bool:
         return self.judging is not None or self.offer is not None
@@ -87,7 +88,9 @@ class LocalCoach:
         self.judging = index
         seed = judge_seed(before)
         shown = reveals_hidden(before.game.name, events, self.seat)
-        self.task = asyncio.create_task(self._judge(before, action, index, seed, shown))
+        task = asyncio.create_task(self._judge(before, action, index, seed, shown))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     async def _judge(
         self, before: GameState[Any], action: int, index: int, seed: int, shown: bool
@@ -135,7 +138,3 @@ class LocalCoach:
         self.offer = None
         self.changed.set()
         return True
-
-    def close(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
