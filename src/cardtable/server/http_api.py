@@ -174,6 +174,7 @@ class RoomsApi:
                 body.name,
                 client_address(request),
                 body.table,
+                start=body.start,
             )
         except RoomError as error:
             return error_response(error.code, error.reason, fields=error.fields)
