@@ -10,7 +10,9 @@
 Every change made on the session's authority needs its CSRF token (``X-CSRF-Token``,
 :mod:`.sessions`) besides the cookie; :mod:`.guard` has already refused any foreign
 Origin. Sign-ins are limited per address and per name in the database, so on every node
-alike, and the answer to a wrong password is the answer to an unknown name.
+alike, and the answer to a wrong password is the answer to an unknown name. The other
+endpoints read a session from the database for whatever cookie a stranger sends, so
+they are limited per address on each node (``too_many_requests``).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from ..display_names import DisplayNameError, clean_name, name_key
 from .db.records import UserRecord
 from .errors import RoomError
 from .http_api import client_address, error_response, read_body
+from .limits import AddressBuckets
 from .passwords import Cost, PasswordRuleError, Passwords, clean_password
 from .sessions import (
     clear_session_cookie,
@@ -107,6 +110,11 @@ class AccountsApi:
         #: replace it).
         self.clock: Callable[[], float] = time.time
         self._swept = 0.0
+        #: Per address (a page asks "who am I" once per load; many players may share an
+        #: address): ``session_reads_burst`` at once, then ``session_reads_per_second``.
+        self.session_reads = AddressBuckets(
+            self.config.session_reads_per_second, self.config.session_reads_burst
+        )
 
     def routes(self) -> list[BaseRoute]:
         return [
@@ -120,6 +128,17 @@ class AccountsApi:
         ]
 
     # --- sessions -------------------------------------------------------------------
+
+    def count_session_read(self, request: Request) -> None:
+        """One more session read for the request's address; ``too_many_requests``
+        (with ``Retry-After``) once the address's bucket is empty."""
+        if not self.session_reads.allow(client_address(request)):
+            seconds = max(1, math.ceil(1 / self.config.session_reads_per_second))
+            raise RoomError(
+                "too_many_requests",
+                f"too many requests; try again in {seconds} s",
+                {"retry_after": seconds},
+            )
 
     async def session(self, request: Request, *, change: bool) -> tuple[str, UserRecord] | None:
         """The request's session token and user, or None (no cookie, an unknown or
@@ -135,6 +154,9 @@ class AccountsApi:
         return token, user
 
     async def signed_in(self, request: Request) -> tuple[str, UserRecord]:
+        """The session of an account endpoint's request (counted against the address's
+        limit first), else ``not_signed_in``."""
+        self.count_session_read(request)
         found = await self.session(request, change=True)
         if found is None:
             raise RoomError("not_signed_in", "sign in first")
@@ -182,7 +204,11 @@ class AccountsApi:
     # --- endpoints ------------------------------------------------------------------
 
     async def whoami(self, request: Request) -> Response:
-        found = await self.session(request, change=False)
+        try:
+            self.count_session_read(request)
+            found = await self.session(request, change=False)
+        except RoomError as error:
+            return _refused(error)
         if found is None:
             response = JSONResponse({"signed_in": False})
             if cookie_token(request) is not None:
@@ -243,6 +269,7 @@ class AccountsApi:
 
     async def signout(self, request: Request) -> Response:
         try:
+            self.count_session_read(request)
             found = await self.session(request, change=True)
         except RoomError as error:
             return _refused(error)

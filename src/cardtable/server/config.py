@@ -88,6 +88,10 @@ class ServerConfig:
     signin_per_name: int = 10
     #: Accounts registered per address per ``signin_window``.
     register_per_address: int = 5
+    #: Per address, the account requests that read a session (who am I, sign out,
+    #: claim, delete): ``session_reads_burst`` at once, then ``session_reads_per_second``.
+    session_reads_burst: int = 60
+    session_reads_per_second: float = 2.0
     #: The Argon2id cost of a password (see :mod:`cardtable.server.passwords`; the tests
     #: make it cheap): memory in KiB and passes.
     password_memory_kib: int = 65_536

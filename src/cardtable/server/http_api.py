@@ -1,6 +1,8 @@
 """The HTTP side of the table server (JSON):
 
-- ``GET /health``: ``ok``, ``draining`` or ``failing``, for a proxy; and counts.
+- ``GET /health``: ``ok``, ``draining`` or ``failing``, for a proxy; and counts. Not
+  limited per address (monitors poll it), so the database is pinged at most once a
+  second whatever the rate of requests.
 - ``GET /metrics``: Prometheus metrics (see :mod:`.metrics`).
 - ``POST /api/rooms``: create a room; returns its code, links and the host token.
 - ``GET /api/rooms/{code}``: the public room summary.
@@ -54,6 +56,9 @@ HTTP_STATUS = {
 
 #: Seconds the health check waits for the database.
 HEALTH_TIMEOUT = 2.0
+#: Seconds a database ping's outcome answers ``/health`` (one ping per node per second
+#: whoever asks, and however often).
+HEALTH_PING_SECONDS = 1.0
 
 
 #: Refusals a client should retry after a moment (``Retry-After``: seconds).
@@ -98,6 +103,9 @@ class RoomsApi:
         self.limit = table.config.max_message_bytes
         #: Room code look-ups per address (see :class:`LookupThrottle`).
         self.lookups = lookups
+        #: The last database ping: (monotonic seconds, why it failed or None).
+        self._pinged: tuple[float, str | None] | None = None
+        self._ping_lock = asyncio.Lock()
 
     def routes(self) -> list[BaseRoute]:
         return [
@@ -143,10 +151,9 @@ class RoomsApi:
         if table.draining:
             status = "draining"
         else:
-            try:
-                await asyncio.wait_for(table.storage.ping(), HEALTH_TIMEOUT)
-            except Exception as error:
-                status, reason = "failing", f"the database does not answer: {type(error).__name__}"
+            reason = await self.database_trouble()
+            if reason is not None:
+                status = "failing"
         body: JSON = {
             "status": status,
             "node": table.node_id,
@@ -156,6 +163,21 @@ class RoomsApi:
         if reason is not None:
             body["reason"] = reason
         return JSONResponse(body, status_code=200 if status == "ok" else 503)
+
+    async def database_trouble(self) -> str | None:
+        """Why the database does not answer, or None: a ping at most once a second (the
+        requests of that second share its outcome)."""
+        async with self._ping_lock:
+            now = asyncio.get_running_loop().time()
+            if self._pinged is not None and now - self._pinged[0] < HEALTH_PING_SECONDS:
+                return self._pinged[1]
+            trouble = None
+            try:
+                await asyncio.wait_for(self.table.storage.ping(), HEALTH_TIMEOUT)
+            except Exception as error:
+                trouble = f"the database does not answer: {type(error).__name__}"
+            self._pinged = (asyncio.get_running_loop().time(), trouble)
+            return trouble
 
     async def metrics(self, request: Request) -> Response:
         return PlainTextResponse(
