@@ -153,6 +153,11 @@ class AccountsApi:
             raise RoomError("bad_csrf", "the X-CSRF-Token header does not match the session")
         return token, user
 
+    async def user(self, request: Request) -> UserRecord | None:
+        """The account the request's session names, or None (a guest)."""
+        found = await self.session(request, change=False)
+        return None if found is None else found[1]
+
     async def signed_in(self, request: Request) -> tuple[str, UserRecord]:
         """The session of an account endpoint's request (counted against the address's
         limit first), else ``not_signed_in``."""

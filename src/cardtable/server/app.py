@@ -50,7 +50,7 @@ def create_app(config: ServerConfig | None = None, *, front: Sequence[BaseRoute]
     accounts = AccountsApi(table)
     routes = [
         *front,
-        *RoomsApi(table, lookups).routes(),
+        *RoomsApi(table, lookups, accounts.user).routes(),
         *accounts.routes(),
         *LeaderboardApi(table, accounts).routes(),
         *LobbyApi(table).routes(),

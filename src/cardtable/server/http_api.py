@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -27,10 +28,12 @@ from starlette.routing import BaseRoute, Route
 from starlette.websockets import WebSocket
 
 from ..core import JSON
+from .db.records import UserRecord
 from .db.tables import CLIENT_LENGTH
 from .errors import RoomError
 from .limits import LookupThrottle
 from .protocol import CreateRoom, JoinRoom, describe
+from .ratings import ladder_of
 from .replays import game_summary, replay_log, replay_step
 from .rooms import Room
 from .table import Table
@@ -40,6 +43,7 @@ HTTP_STATUS = {
     "no_room": 404,
     "no_game": 404,
     "too_many_rooms": 429,
+    "second_seat": 409,
     "not_host": 403,
     "payload_too_large": 413,
     "room_elsewhere": 503,
@@ -98,8 +102,15 @@ async def read_body(request: Request, model: type[BaseModel], limit: int) -> Any
 class RoomsApi:
     """The HTTP endpoints of one table."""
 
-    def __init__(self, table: Table, lookups: LookupThrottle) -> None:
+    def __init__(
+        self,
+        table: Table,
+        lookups: LookupThrottle,
+        signed_in: Callable[[Request], Awaitable[UserRecord | None]] | None = None,
+    ) -> None:
         self.table = table
+        #: The account a request's session cookie names, if any (the accounts' API).
+        self.signed_in = signed_in
         self.limit = table.config.max_message_bytes
         #: Room code look-ups per address (see :class:`LookupThrottle`).
         self.lookups = lookups
@@ -217,12 +228,28 @@ class RoomsApi:
         try:
             room = await self.room_or_error(request)
             body: JoinRoom = await read_body(request, JoinRoom, self.limit)
+            await self.refuse_second_seat(request, room)
             seat, token = await room.lobby.join(body.name, body.seat)
         except RoomError as error:
             return error_response(error.code, error.reason, fields=error.fields)
         return JSONResponse(
             {"code": room.code, "seat": seat, "token": token, "version": room.version}
         )
+
+    async def refuse_second_seat(self, request: Request, room: Room) -> None:
+        """``second_seat`` when the signed-in account (if any) already sits at ``room``
+        and its rules are a ladder's: one player in two seats of a rated game could hand
+        one seat's game to the other (a claim refuses it too, and the game would be
+        unrated: docs/players.md#ratings)."""
+        if self.signed_in is None or ladder_of(room.game.name, room.rules.to_json()) is None:
+            return
+        user = await self.signed_in(request)
+        if user is not None and await self.table.storage.seats_in_room(user.id, room.code):
+            raise RoomError(
+                "second_seat",
+                "your account already has a seat at this table, whose games are rated",
+                {"field": "seat"},
+            )
 
     async def list_games(self, request: Request) -> Response:
         try:

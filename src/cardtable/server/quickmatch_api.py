@@ -30,6 +30,7 @@ from ..display_names import DisplayNameError, clean_name
 from ..statuses import RoomStatus
 from .accounts_api import AccountsApi
 from .db.lobby import PublicRoom
+from .db.records import UserRecord
 from .errors import RoomError
 from .http_api import client_address, error_response, read_body
 from .limits import AddressBuckets
@@ -80,28 +81,36 @@ class QuickMatchApi:
             except DisplayNameError as error:
                 raise RoomError("bad_name", str(error), {"field": "name"}) from None
             ladder = ladder_of(body.game, {"players": body.players}) or body.game
-            rating = await self._rating(request, ladder)
+            found = await self.accounts.session(request, change=False)
+            user = None if found is None else found[1]
+            rating = await self._rating(user, ladder)
             async with self._locks[body.game]:
-                answer = await self._seat(body, name, address, rating)
+                answer = await self._seat(body, name, address, rating, user)
         except RoomError as error:
             return error_response(error.code, error.reason, fields=error.fields)
         answer.update(rating=rating, bot=await self._bot(ladder, rating))
         answer["wait_seconds"] = WAIT_SECONDS
         return JSONResponse(answer, status_code=201 if "host_token" in answer else 200)
 
-    async def _rating(self, request: Request, ladder: str) -> int:
+    async def _rating(self, user: UserRecord | None, ladder: str) -> int:
         """The player's displayed rating on ``ladder`` (a guest's: the first rating)."""
-        found = await self.accounts.session(request, change=False)
-        if found is None or ladder not in BOT_SEEDS:
+        if user is None or ladder not in BOT_SEEDS:
             return CENTER
-        player = user_player(found[1].id)
+        player = user_player(user.id)
         rows = await self.table.storage.ladder_rows(ladder, [player])
         mu, sigma = (rows[0].mu, rows[0].sigma) if rows else seed(ladder, player)
         return displayed(mu, sigma)[0]
 
-    async def _seat(self, body: QuickMatch, name: str, address: str, rating: int) -> JSON:
-        """A free seat in the best open public room, else a new public room."""
+    async def _seat(
+        self, body: QuickMatch, name: str, address: str, rating: int, user: UserRecord | None
+    ) -> JSON:
+        """A free seat in the best open public room, else a new public room. A room
+        where the account sits already is passed over (a second seat at a rated table
+        is refused: :meth:`RoomsApi.refuse_second_seat`)."""
+        storage = self.table.storage
         for room in (await self._ranked(body.game, body.players, rating))[:TRIES]:
+            if user is not None and await storage.seats_in_room(user.id, room.code):
+                continue
             try:
                 found = await self.table.find_room(room.code, wait=self.table.handover_wait())
                 seat, token = await found.lobby.join(name, None)
