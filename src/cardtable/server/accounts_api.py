@@ -35,6 +35,7 @@ from .db.records import UserRecord
 from .errors import RoomError
 from .http_api import client_address, error_response, read_body
 from .limits import AddressBuckets
+from .name_skeletons import mixed_scripts, skeleton_hash
 from .passwords import Cost, PasswordRuleError, Passwords, clean_password
 from .sessions import (
     clear_session_cookie,
@@ -82,6 +83,21 @@ def _name(raw: str) -> str:
         return clean_name(raw)
     except DisplayNameError as error:
         raise RoomError("bad_name", str(error), {"field": "name"}) from None
+
+
+def _new_name(raw: str) -> str:
+    """A name to register: a display name that mixes scripts only as people write them
+    (a Cyrillic letter among Latin ones is how a name imitates another)."""
+    name = _name(raw)
+    mixed = mixed_scripts(name)
+    if mixed is not None:
+        shown = ", ".join(sorted(script.title() for script in mixed))
+        raise RoomError(
+            "bad_name",
+            f"a name is written in one script, not a mix of {shown}",
+            {"field": "name", "scripts": sorted(mixed)},
+        )
+    return name
 
 
 def _password(raw: str) -> str:
@@ -236,14 +252,18 @@ class AccountsApi:
                 f"register:{client_address(request)}", self.config.register_per_address
             )
             body: Credentials = await read_body(request, Credentials, self.limit)
-            name = _name(body.name)
+            name = _new_name(body.name)
             password = _password(body.password)
-            key = name_key(name)
+            key, look = name_key(name), skeleton_hash(name)
             if await self.storage.user_by_key(key) is not None:
                 raise RoomError("name_taken", "this name is taken", {"field": "name"})
+            if await self.storage.skeleton_taken(look):
+                raise RoomError(
+                    "name_taken", "this name looks like a name that is taken", {"field": "name"}
+                )
             hashed = await self.passwords.hash(password)
             now = self.clock()
-            user_id = await self.storage.create_user(name, key, hashed, now)
+            user_id = await self.storage.create_user(name, key, hashed, now, look)
             if user_id is None:
                 raise RoomError("name_taken", "this name is taken", {"field": "name"})
         except RoomError as error:

@@ -30,15 +30,19 @@ class AccountRows(Database):
     """The ``users``, ``sessions``, ``seat_claims`` and ``throttles`` tables' queries."""
 
     async def create_user(
-        self, name: str, name_key: str, password_hash: str, now: float
+        self, name: str, name_key: str, password_hash: str, now: float, name_skeleton: str
     ) -> int | None:
-        """A new user's id, or None when ``name_key`` is taken."""
+        """A new user's id, or None when ``name_key`` or ``name_skeleton`` is taken."""
         try:
             async with self._engine().begin() as connection:
                 result = await connection.execute(
                     users.insert()
                     .values(
-                        name=name, name_key=name_key, password_hash=password_hash, created_at=now
+                        name=name,
+                        name_key=name_key,
+                        name_skeleton=name_skeleton,
+                        password_hash=password_hash,
+                        created_at=now,
                     )
                     .returning(users.c.id)
                 )
@@ -51,6 +55,14 @@ class AccountRows(Database):
             result = await connection.execute(sa.select(*_USER).where(users.c.name_key == name_key))
             row = result.first()
         return None if row is None else UserRecord(**row._asdict())
+
+    async def skeleton_taken(self, name_skeleton: str) -> bool:
+        """Whether an account's name looks like a name with this skeleton (its hash)."""
+        async with self._engine().connect() as connection:
+            result = await connection.execute(
+                sa.select(users.c.id).where(users.c.name_skeleton == name_skeleton)
+            )
+            return result.first() is not None
 
     async def set_password_hash(self, user_id: int, password_hash: str) -> None:
         async with self._engine().begin() as connection:
