@@ -17,8 +17,8 @@ from .config import ServerConfig
 from .guard import RequestGuard
 from .http_api import RoomsApi
 from .leaderboard_api import LeaderboardApi
-from .limits import LookupThrottle
 from .lobby_api import LobbyApi
+from .lookups import ClusterLookups
 from .quickmatch_api import QuickMatchApi
 from .table import Table
 from .websocket import TableSocket
@@ -46,7 +46,13 @@ def create_app(config: ServerConfig | None = None, *, front: Sequence[BaseRoute]
             await table.close()
 
     config = table.config
-    lookups = LookupThrottle(config.lookup_burst, config.lookup_miss_seconds)
+    lookups = ClusterLookups(
+        config.lookup_burst,
+        config.lookup_miss_seconds,
+        None if config.uses_sqlite() else table.storage,
+        config.lookup_cluster_misses,
+        config.lookup_window,
+    )
     accounts = AccountsApi(table)
     routes = [
         *front,

@@ -80,6 +80,12 @@ class ServerConfig:
     #: once, then one every ``lookup_miss_seconds`` (see :mod:`cardtable.server.limits`).
     lookup_burst: int = 20
     lookup_miss_seconds: float = 60.0
+    #: On PostgreSQL (a cluster), the look-ups that find nothing one address may make on
+    #: all the nodes together in ``lookup_window`` seconds, counted in the database (see
+    #: :mod:`cardtable.server.lookups`): the per-node limit would let N nodes allow N times
+    #: as many.
+    lookup_cluster_misses: int = 35
+    lookup_window: float = 900.0
     #: Accounts (see docs/players.md): how long a session lasts, and the sign-in limits:
     #: failed attempts per address and per name in ``signin_window`` seconds.
     session_days: float = 30.0

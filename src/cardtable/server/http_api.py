@@ -10,8 +10,9 @@
 - ``GET /api/rooms/{code}/games``: the games played in the room.
 - ``GET /api/rooms/{code}/games/{n}``: a game's log (replay); ``/steps/{k}``: view after k moves.
 
-Every look-up of a room code counts against its address's :class:`LookupThrottle`
-unless it finds the room (``too_many_lookups``, 429 with ``Retry-After``).
+Every look-up of a room code counts against its address's limit unless it finds the
+room (``too_many_lookups``, 429 with ``Retry-After``): the node's, and on PostgreSQL the
+cluster's (:mod:`.lookups`).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from ..core import JSON
 from .db.records import UserRecord
 from .db.tables import CLIENT_LENGTH
 from .errors import RoomError
-from .limits import LookupThrottle
+from .lookups import ClusterLookups
 from .protocol import CreateRoom, JoinRoom, describe
 from .ratings import ladder_of
 from .replays import game_summary, replay_log, replay_step
@@ -105,7 +106,7 @@ class RoomsApi:
     def __init__(
         self,
         table: Table,
-        lookups: LookupThrottle,
+        lookups: ClusterLookups,
         signed_in: Callable[[Request], Awaitable[UserRecord | None]] | None = None,
     ) -> None:
         self.table = table
@@ -148,9 +149,14 @@ class RoomsApi:
         code_text = request.path_params["code"]
         address = self.take_lookup(request)
         code = normalize_code(code_text)
-        if code is None:
-            raise RoomError("no_room", f"no live room {code_text[:16]!r}")
-        room = await self.table.find_room(code, wait=self.table.handover_wait())
+        try:
+            if code is None:
+                raise RoomError("no_room", f"no live room {code_text[:16]!r}")
+            room = await self.table.find_room(code, wait=self.table.handover_wait())
+        except RoomError as error:
+            if error.code == "no_room":
+                await self.lookups.missed(address)
+            raise
         self.lookups.give_back(address)
         return room
 
@@ -259,6 +265,7 @@ class RoomsApi:
         code = normalize_code(request.path_params["code"])
         records = [] if code is None else await self.table.storage.list_games(code)
         if not records:
+            await self.lookups.missed(address)
             return error_response("no_game", "no game was played in this room")
         self.lookups.give_back(address)
         return JSONResponse({"room": code, "games": [game_summary(record) for record in records]})
@@ -269,6 +276,7 @@ class RoomsApi:
         storage = self.table.storage
         record = None if code is None else await storage.load_game(code, request.path_params["n"])
         if record is None:
+            await self.lookups.missed(address)
             raise RoomError("no_game", "no such game")
         self.lookups.give_back(address)
         return record
