@@ -84,7 +84,12 @@ class QuickMatchApi:
             found = await self.accounts.session(request, change=False)
             user = None if found is None else found[1]
             rating = await self._rating(user, ladder)
-            async with self._locks[body.game]:
+            # One at a time per game: on this node (the lock also keeps the waiters for
+            # the cluster's turn to one connection per game), then on every node.
+            async with (
+                self._locks[body.game],
+                self.table.storage.quick_match_turn(body.game),
+            ):
                 answer = await self._seat(body, name, address, rating, user)
         except RoomError as error:
             return error_response(error.code, error.reason, fields=error.fields)
