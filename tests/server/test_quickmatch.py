@@ -122,3 +122,16 @@ def test_quick_matches_are_limited_per_address(tmp_path):
             for i in range(8)
         ]
         assert answers[0] == 201 and 429 in answers
+
+
+def test_the_player_who_takes_the_last_seat_starts_the_table(tmp_path, database):
+    with browser(tmp_path, database) as http:
+        ann = play_now(http, "Ann", players=3)
+        bob = play_now(http, "Bob", players=3)
+        assert bob["code"] == ann["code"] and bob["started"] is False
+        assert http.get(f"/api/rooms/{ann['code']}").json()["status"] == "lobby"
+        cid = play_now(http, "Cid", players=3)  # the last free seat
+        assert cid["code"] == ann["code"] and cid["started"] is True
+        room = http.get(f"/api/rooms/{ann['code']}").json()
+        assert room["status"] == "playing" and room["game_no"] == 1
+        assert ann["started"] is False  # the host's answer: a new room waits

@@ -27,7 +27,7 @@ from starlette.routing import BaseRoute, Route
 from ..bots.levels import LEVELS
 from ..core import JSON
 from ..display_names import DisplayNameError, clean_name
-from ..statuses import RoomStatus
+from ..statuses import RoomStatus, SeatKind
 from .accounts_api import AccountsApi
 from .db.lobby import PublicRoom
 from .db.records import UserRecord
@@ -123,7 +123,23 @@ class QuickMatchApi:
                 if error.code in NEXT_ROOM:
                     continue
                 raise
-            return {"code": room.code, "seat": seat, "token": token, "created": False}
+            # The last free seat: the table starts, as players who pressed "Play now"
+            # expect, without waiting for its host's Start.
+            started = False
+            if not any(s.kind == SeatKind.HUMAN and not s.taken for s in found.seats):
+                try:
+                    await found.lobby.start_game()
+                    started = True
+                except RoomError as error:
+                    if error.code not in ("not_in_lobby", "seats_free"):
+                        raise
+            return {
+                "code": room.code,
+                "seat": seat,
+                "token": token,
+                "created": False,
+                "started": started,
+            }
         created = await self.table.create_room(
             body.game, {"players": body.players}, None, name, address, {"public": True}
         )
@@ -133,6 +149,7 @@ class QuickMatchApi:
             "token": created["token"],
             "host_token": created["host_token"],
             "created": True,
+            "started": False,
         }
 
     async def _ranked(self, game: str, players: int, rating: int) -> list[PublicRoom]:
