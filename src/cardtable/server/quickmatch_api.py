@@ -154,7 +154,7 @@ class QuickMatchApi:
 
     async def _ranked(self, game: str, players: int, rating: int) -> list[PublicRoom]:
         """The open public rooms of ``game`` for ``players``, the best for ``rating`` first."""
-        waiting = await self.table.storage.public_rooms(RoomStatus.LOBBY, game, MAX_READ)
+        waiting = await self.table.storage.public_rooms(RoomStatus.LOBBY, game, MAX_READ, players)
         rooms = [
             room
             for room in waiting

@@ -77,8 +77,12 @@ class LobbyRows(Database):
                         await connection.invalidate()
                         raise
 
-    async def public_rooms(self, status: str, game: str | None, limit: int) -> list[PublicRoom]:
-        """Up to ``limit`` public rooms of ``status`` (and ``game``), oldest first."""
+    async def public_rooms(
+        self, status: str, game: str | None, limit: int, players: int | None = None
+    ) -> list[PublicRoom]:
+        """Up to ``limit`` public rooms of ``status`` (and ``game``, and ``players``
+        seats), oldest first. The seat count is read from the rules as the index scan
+        goes, so the ``limit`` rows are all of that size (not the oldest of any size)."""
         query = (
             sa.select(
                 rooms.c.code,
@@ -95,6 +99,8 @@ class LobbyRows(Database):
         )
         if game is not None:
             query = query.where(rooms.c.game == game)
+        if players is not None:
+            query = query.where(rooms.c.rules["players"].as_integer() == players)
         async with self._engine().connect() as connection:
             return [PublicRoom(**row._asdict()) for row in await connection.execute(query)]
 
