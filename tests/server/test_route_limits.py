@@ -151,3 +151,26 @@ def test_one_address_hammering_a_route_is_refused(tmp_path, hammer):
         if hammer.retry_after:
             assert int(refused.headers["Retry-After"]) >= 1
         assert refused.json()["error"] == hammer.refusal
+
+
+def test_health_pings_the_database_at_most_once_a_second(tmp_path):
+    with client(tmp_path) as http:
+        (health,) = [r for r in http.app.routes if isinstance(r, Route) and r.path == "/health"]
+        api = health.endpoint.__self__  # type: ignore[attr-defined]
+        now = [1000.0]
+        api.clock = lambda: now[0]
+        storage = http.app.state.table.storage
+        pings: list[float] = []
+        ping = storage.ping
+
+        async def counted() -> None:
+            pings.append(now[0])
+            await ping()
+
+        storage.ping = counted
+        for _ in range(20):
+            assert http.get("/health").json()["status"] == "ok"
+        assert pings == [1000.0]  # twenty answers, one ping
+        now[0] += 1.0
+        assert http.get("/health").status_code == 200
+        assert pings == [1000.0, 1001.0]  # a second later, a new one

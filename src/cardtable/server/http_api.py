@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -117,6 +118,8 @@ class RoomsApi:
         self.lookups = lookups
         #: The last database ping: (monotonic seconds, why it failed or None).
         self._pinged: tuple[float, str | None] | None = None
+        #: Monotonic seconds of the pings' reuse (tests replace it).
+        self.clock: Callable[[], float] = time.monotonic
         self._ping_lock = asyncio.Lock()
 
     def routes(self) -> list[BaseRoute]:
@@ -185,7 +188,7 @@ class RoomsApi:
         """Why the database does not answer, or None: a ping at most once a second (the
         requests of that second share its outcome)."""
         async with self._ping_lock:
-            now = asyncio.get_running_loop().time()
+            now = self.clock()
             if self._pinged is not None and now - self._pinged[0] < HEALTH_PING_SECONDS:
                 return self._pinged[1]
             trouble = None
@@ -193,7 +196,7 @@ class RoomsApi:
                 await asyncio.wait_for(self.table.storage.ping(), HEALTH_TIMEOUT)
             except Exception as error:
                 trouble = f"the database does not answer: {type(error).__name__}"
-            self._pinged = (asyncio.get_running_loop().time(), trouble)
+            self._pinged = (self.clock(), trouble)
             return trouble
 
     async def metrics(self, request: Request) -> Response:
