@@ -12,7 +12,7 @@ import pytest
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.testclient import WebSocketDenialResponse
 
-from cardtable.server import leaderboard_api, lobby_api, quickmatch_api
+from cardtable.server import leaderboard_api, lessons_api, lobby_api, profile_api, quickmatch_api
 
 from .helpers import client
 
@@ -75,6 +75,21 @@ LIMITED: dict[str, list[Hammer]] = {
     "/api/lobby": [Hammer("GET", "/api/lobby", "too_many_requests", 3 * lobby_api.BURST)],
     "/api/quickmatch": [
         Hammer("POST", "/api/quickmatch", "too_many_requests", 3 * quickmatch_api.BURST, {})
+    ],
+    "/api/players/{name}": [
+        Hammer("GET", "/api/players/Nobody", "too_many_requests", 3 * profile_api.BURST)
+    ],
+    "/api/lessons/{game}": [
+        Hammer("GET", "/api/lessons/skyjo", "too_many_requests", 3 * lessons_api.BURST)
+    ],
+    "/api/lessons/{game}/steps/{number}": [
+        Hammer(
+            "POST",
+            "/api/lessons/skyjo/steps/0",
+            "too_many_requests",
+            3 * lessons_api.BURST,
+            {"moves": []},
+        )
     ],
 }
 #: The routes without a limit, and why none is needed.
