@@ -22,10 +22,10 @@ ROOT = Path(__file__).resolve().parent.parent
 # Run against this checkout's code even if another cardtable is installed.
 sys.path.insert(0, str(ROOT / "src"))
 
+from cardtable.bots import coaching  # noqa: E402
 from cardtable.bots.review import MEASURES, has_choice  # noqa: E402
 from cardtable.core import Rng  # noqa: E402
 from cardtable.games import get_game  # noqa: E402
-from cardtable.server import coach  # noqa: E402
 from cardtable.server.botseats import choose_job, judge_job  # noqa: E402
 
 
@@ -50,11 +50,16 @@ def main() -> int:
                 world = state.determinize(0, Rng(seed * 1000 + judged))
                 began = time.perf_counter()
                 verdict = judge_job(
-                    world, 0, action, coach.COACH_ITERATIONS, coach.COACH_CONFIRM, seed + judged
+                    world,
+                    0,
+                    action,
+                    coaching.COACH_ITERATIONS,
+                    coaching.COACH_CONFIRM,
+                    seed + judged,
                 )
                 seconds.append(time.perf_counter() - began)
                 judged += 1
-                spoken += verdict is not None and coach.clearly_worse(measure, verdict)
+                spoken += verdict is not None and coaching.clearly_worse(measure, verdict)
             state.apply_action(action)
     if not seconds:
         print("no decision judged")

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardtable.bots import coaching
 from cardtable.core import Rng
 from cardtable.games import get_game
-from cardtable.server import coach
 from cardtable.server.botseats import choose_job, judge_job
 from cardtable.skyjo.moves import EXCHANGE, TAKE_DISCARD
 from cardtable.skyjo.position import TURN
@@ -37,8 +37,10 @@ def coach_speaks(state: Any, action: int) -> bool:
     """Whether the coach, its random choices fixed by ``JUDGE_SEED``, calls seat 0's
     ``action`` in ``state`` clearly worse (the same calls as the server's)."""
     world = state.determinize(0, Rng(JUDGE_SEED))
-    verdict = judge_job(world, 0, action, coach.COACH_ITERATIONS, coach.COACH_CONFIRM, JUDGE_SEED)
-    return verdict is not None and coach.clearly_worse("round_points", verdict)
+    verdict = judge_job(
+        world, 0, action, coaching.COACH_ITERATIONS, coaching.COACH_CONFIRM, JUDGE_SEED
+    )
+    return verdict is not None and coaching.clearly_worse("round_points", verdict)
 
 
 def practice_deal() -> tuple[int, int]:

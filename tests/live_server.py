@@ -37,6 +37,7 @@ def running_server(
         "grace_seconds": 600.0,
         "rate_per_second": 1000.0,
         "rate_burst": 1000,
+        "session_reads_burst": 1000,
         "sweep_seconds": 3600.0,
     }
     options.update(settings)

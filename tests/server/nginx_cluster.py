@@ -74,7 +74,7 @@ class Node:
             "--lease-seconds", str(self.lease),
             "--bot-pause", "0.02", "--grace", "600", "--bot-processes", "1",
             "--message-rate", "1000", "--message-burst", "1000",
-            "--lookup-burst", "1000", *self.extra,
+            "--lookup-burst", "1000", "--lookup-cluster-misses", "100000", *self.extra,
         ]  # fmt: skip
         output: Any = subprocess.DEVNULL
         if self.log_dir is not None:

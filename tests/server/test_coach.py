@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from cardtable.bots import coaching
 from cardtable.bots.advisor import ReasonPart
 from cardtable.core import Result, Rng
 from cardtable.games import get_game
@@ -119,7 +120,7 @@ def test_a_clearly_worse_move_gets_the_coach_s_line_and_one_take_back(
             assert line["version"] == moved["version"] == room.version
             assert line["index"] == len(room.state.history) - 1
             assert line["measure"] == "round_points"
-            assert line["cost"] >= coach.CLEARLY_WORSE["round_points"]
+            assert line["cost"] >= coaching.CLEARLY_WORSE["round_points"]
             assert line["played_move"] == {"type": "exchange", "pos": low}
             assert line["best_move"] != line["played_move"]
             assert line["take_back"] is True and line["no_take_back"] is None

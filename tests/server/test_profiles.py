@@ -108,6 +108,7 @@ def test_an_unrated_game_says_why_to_everyone_at_the_table(tmp_path):
         csrf = register(http)["csrf_token"]
         created = claimed_room(http, csrf, [{"kind": "human"}, {"kind": "human"}])
         code = created["code"]
+        http.cookies.clear()  # Ben's own browser: Ann's account already sits at this table
         ben = join(http, code, "Ben")
         with connect(http, code, created["token"], ben["token"]) as players:
             for player in players:

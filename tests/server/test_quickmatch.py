@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from cardtable.server import quickmatch_api
 from cardtable.server.ratings import SCALE, score
 
 from .test_accounts import browser, post, register
@@ -122,3 +123,33 @@ def test_quick_matches_are_limited_per_address(tmp_path):
             for i in range(8)
         ]
         assert answers[0] == 201 and 429 in answers
+
+
+def test_the_player_who_takes_the_last_seat_starts_the_table(tmp_path, database):
+    with browser(tmp_path, database) as http:
+        ann = play_now(http, "Ann", players=3)
+        bob = play_now(http, "Bob", players=3)
+        assert bob["code"] == ann["code"] and bob["started"] is False
+        assert http.get(f"/api/rooms/{ann['code']}").json()["status"] == "lobby"
+        cid = play_now(http, "Cid", players=3)  # the last free seat
+        assert cid["code"] == ann["code"] and cid["started"] is True
+        room = http.get(f"/api/rooms/{ann['code']}").json()
+        assert room["status"] == "playing" and room["game_no"] == 1
+        assert ann["started"] is False  # the host's answer: a new room waits
+
+
+def test_a_newer_room_of_the_size_asked_for_is_found_past_older_ones(
+    tmp_path, database, monkeypatch
+):
+    """Quick match reads at most ``MAX_READ`` open rooms (3 here): those of the size asked
+    for, however many older rooms of other sizes there are."""
+    monkeypatch.setattr(quickmatch_api, "MAX_READ", 3)
+    with browser(tmp_path, database) as http:
+        for index in range(4):
+            body = {"game": "skyjo", "options": {"players": 3}, "name": f"Old {index}"}
+            created = http.post("/api/rooms", json={**body, "table": {"public": True}})
+            assert created.status_code == 201
+        body = {"game": "skyjo", "options": {"players": 2}, "name": "New"}
+        newer = http.post("/api/rooms", json={**body, "table": {"public": True}}).json()
+        found = play_now(http, "Ann", players=2)
+        assert found["code"] == newer["code"] and not found["created"]

@@ -1,6 +1,7 @@
 """The practice coach in the browser: on a phone, a deliberately bad move gets the
 coach's line with a take-back, the move taken back may not be taken back again, and
-the line is worded in the page's language."""
+the line is worded in the page's language; the home page's form offers the coach while
+every other seat is a bot."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 import pytest
 
 from cardtable.server import coach, lobby
+from cardtable.web.catalogs import web_catalog
 
 from ..coach_deals import JUDGE_SEED, practice_deal
 from ..live_server import running_server
@@ -72,3 +74,30 @@ def test_a_bad_move_gets_the_coach_s_line_and_one_take_back(
         )
         assert "Mieux" in page.inner_text("#coach-line")
         assert not page.errors
+
+
+def test_the_home_form_offers_the_coach_while_every_other_seat_is_a_bot(
+    browser: Any, server: str
+) -> None:
+    page = device_page(browser, server, "desktop", lang="de")
+    page.check("input[name=game][value=skipbo]")
+    page.fill("#your-name", "Ann")
+    page.check("#create-coach")
+    # A friend's seat: no coach (it is for one person against bots), and the page says why.
+    page.select_option("#seat-1", "human")
+    page.wait_for_selector("#create-coach[disabled]:not(:checked)", timeout=TIMEOUT)
+    assert (
+        page.inner_text("#create-coach-hint").strip()
+        == web_catalog("de")["web.home.coach_bots_only"]
+    )
+    page.select_option("#seat-1", "naive")
+    page.wait_for_selector("#create-coach:not([disabled]):checked", timeout=TIMEOUT)
+    assert page.locator("#create-coach-hint").count() == 0
+    page.click("#create")
+    page.wait_for_selector("#table-coach:checked", timeout=TIMEOUT)
+    room = page.evaluate(
+        "async () => (await fetch('/api/rooms/' + location.hash.split('/')[2])).json()"
+    )
+    assert room["table"]["coach"] is True and room["status"] == "lobby"
+    assert not page.errors
+    page.context.close()

@@ -1,7 +1,8 @@
 """The guided lessons in Chromium (issue 31): a whole Skip-Bo lesson and a whole Skyjo
 lesson, each on a 375x812 touch phone (tapped) and at 1280x800 (clicked), every step's
 taught move made on the real board, a wrong move answered with the step's explanation, the
-last step offering a real game against an easy bot; and a lesson resumed after a reload."""
+last step starting a real game against an easy bot, with the coach; and a lesson resumed
+after a reload."""
 
 from __future__ import annotations
 
@@ -49,13 +50,20 @@ def make(page: Any, game: str, code: int) -> None:
 
 
 def open_lesson(page: Any, game: str) -> None:
-    """From the home page: on the phone its lessons box, at the desk the top bar's "Learn"
-    and the list of lessons."""
-    if page.device == "phone":
+    """From the home page: on the phone the Skip-Bo lesson from its lessons box and the
+    Skyjo lesson through the top bar's menu ("Learn" does not fit in the bar there); at
+    the desk the top bar's "Learn"; then the list of lessons."""
+    if page.device == "phone" and game == "skipbo":
         press(page, f'.learnbox a[href="#/learn/{game}"]')
     else:
+        if page.device == "phone":
+            assert not page.locator("#learn-link").is_visible()
+            press(page, "#nav-menu")
+            page.wait_for_selector("#nav-menu[aria-expanded='true']", timeout=TIMEOUT)
         press(page, "#learn-link")
         page.wait_for_selector(f"#learn-{game}", timeout=TIMEOUT)
+        if page.device == "phone":  # the page opened, the menu closed
+            assert page.get_attribute("#nav-menu", "aria-expanded") == "false"
         press(page, f"#learn-{game}")
     wait_made(page, 0, 0)
 
@@ -98,10 +106,18 @@ def test_a_whole_lesson_then_a_real_game(browser, server, device, game, wrong_at
     page = device_page(browser, server, device)
     open_lesson(page, game)
     play_lesson(page, game, wrong_at)
+    assert lesson_catalog("en")["lesson.ui.coached"] in page.inner_text("#lesson-finished")
     press(page, "#lesson-play")
-    page.wait_for_selector("#start", timeout=TIMEOUT)
-    # The lobby of a real room: the learner's seat and the easy bot's, ready to start.
+    # A real game, already started: the learner lands at the table, facing the easy bot,
+    # with the practice coach on.
+    page.wait_for_selector("body[data-page='table'] .board", timeout=TIMEOUT)
+    assert page.locator("#start").count() == 0
     assert web_catalog("en")["web.bot.naive"] in page.inner_text(".roomhost")
+    room = page.evaluate(
+        "async () => (await fetch('/api/rooms/' + location.hash.split('/')[2])).json()"
+    )
+    assert room["status"] == "playing" and room["table"]["coach"] is True
+    assert [seat.get("bot") for seat in room["seats"]] == [None, "naive"]
     assert page.errors == []
     page.context.close()
 

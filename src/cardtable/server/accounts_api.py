@@ -10,7 +10,9 @@
 Every change made on the session's authority needs its CSRF token (``X-CSRF-Token``,
 :mod:`.sessions`) besides the cookie; :mod:`.guard` has already refused any foreign
 Origin. Sign-ins are limited per address and per name in the database, so on every node
-alike, and the answer to a wrong password is the answer to an unknown name.
+alike, and the answer to a wrong password is the answer to an unknown name. The other
+endpoints read a session from the database for whatever cookie a stranger sends, so
+they are limited per address on each node (``too_many_requests``).
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ from ..display_names import DisplayNameError, clean_name, name_key
 from .db.records import UserRecord
 from .errors import RoomError
 from .http_api import client_address, error_response, read_body
+from .limits import AddressBuckets
+from .name_skeletons import mixed_scripts, skeleton_hash
 from .passwords import Cost, PasswordRuleError, Passwords, clean_password
 from .sessions import (
     clear_session_cookie,
@@ -81,6 +85,21 @@ def _name(raw: str) -> str:
         raise RoomError("bad_name", str(error), {"field": "name"}) from None
 
 
+def _new_name(raw: str) -> str:
+    """A name to register: a display name that mixes scripts only as people write them
+    (a Cyrillic letter among Latin ones is how a name imitates another)."""
+    name = _name(raw)
+    mixed = mixed_scripts(name)
+    if mixed is not None:
+        shown = ", ".join(sorted(script.title() for script in mixed))
+        raise RoomError(
+            "bad_name",
+            f"a name is written in one script, not a mix of {shown}",
+            {"field": "name", "scripts": sorted(mixed)},
+        )
+    return name
+
+
 def _password(raw: str) -> str:
     try:
         return clean_password(raw)
@@ -107,6 +126,11 @@ class AccountsApi:
         #: replace it).
         self.clock: Callable[[], float] = time.time
         self._swept = 0.0
+        #: Per address (a page asks "who am I" once per load; many players may share an
+        #: address): ``session_reads_burst`` at once, then ``session_reads_per_second``.
+        self.session_reads = AddressBuckets(
+            self.config.session_reads_per_second, self.config.session_reads_burst
+        )
 
     def routes(self) -> list[BaseRoute]:
         return [
@@ -121,6 +145,17 @@ class AccountsApi:
 
     # --- sessions -------------------------------------------------------------------
 
+    def count_session_read(self, request: Request) -> None:
+        """One more session read for the request's address; ``too_many_requests``
+        (with ``Retry-After``) once the address's bucket is empty."""
+        if not self.session_reads.allow(client_address(request)):
+            seconds = max(1, math.ceil(1 / self.config.session_reads_per_second))
+            raise RoomError(
+                "too_many_requests",
+                f"too many requests; try again in {seconds} s",
+                {"retry_after": seconds},
+            )
+
     async def session(self, request: Request, *, change: bool) -> tuple[str, UserRecord] | None:
         """The request's session token and user, or None (no cookie, an unknown or
         expired session). With ``change``, the CSRF token must match (else ``bad_csrf``)."""
@@ -134,7 +169,15 @@ class AccountsApi:
             raise RoomError("bad_csrf", "the X-CSRF-Token header does not match the session")
         return token, user
 
+    async def user(self, request: Request) -> UserRecord | None:
+        """The account the request's session names, or None (a guest)."""
+        found = await self.session(request, change=False)
+        return None if found is None else found[1]
+
     async def signed_in(self, request: Request) -> tuple[str, UserRecord]:
+        """The session of an account endpoint's request (counted against the address's
+        limit first), else ``not_signed_in``."""
+        self.count_session_read(request)
         found = await self.session(request, change=True)
         if found is None:
             raise RoomError("not_signed_in", "sign in first")
@@ -182,7 +225,11 @@ class AccountsApi:
     # --- endpoints ------------------------------------------------------------------
 
     async def whoami(self, request: Request) -> Response:
-        found = await self.session(request, change=False)
+        try:
+            self.count_session_read(request)
+            found = await self.session(request, change=False)
+        except RoomError as error:
+            return _refused(error)
         if found is None:
             response = JSONResponse({"signed_in": False})
             if cookie_token(request) is not None:
@@ -205,14 +252,18 @@ class AccountsApi:
                 f"register:{client_address(request)}", self.config.register_per_address
             )
             body: Credentials = await read_body(request, Credentials, self.limit)
-            name = _name(body.name)
+            name = _new_name(body.name)
             password = _password(body.password)
-            key = name_key(name)
+            key, look = name_key(name), skeleton_hash(name)
             if await self.storage.user_by_key(key) is not None:
                 raise RoomError("name_taken", "this name is taken", {"field": "name"})
+            if await self.storage.skeleton_taken(look):
+                raise RoomError(
+                    "name_taken", "this name looks like a name that is taken", {"field": "name"}
+                )
             hashed = await self.passwords.hash(password)
             now = self.clock()
-            user_id = await self.storage.create_user(name, key, hashed, now)
+            user_id = await self.storage.create_user(name, key, hashed, now, look)
             if user_id is None:
                 raise RoomError("name_taken", "this name is taken", {"field": "name"})
         except RoomError as error:
@@ -243,6 +294,7 @@ class AccountsApi:
 
     async def signout(self, request: Request) -> Response:
         try:
+            self.count_session_read(request)
             found = await self.session(request, change=True)
         except RoomError as error:
             return _refused(error)

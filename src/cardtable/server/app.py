@@ -18,8 +18,8 @@ from .guard import RequestGuard
 from .http_api import RoomsApi
 from .leaderboard_api import LeaderboardApi
 from .lessons_api import LessonsApi
-from .limits import LookupThrottle
 from .lobby_api import LobbyApi
+from .lookups import ClusterLookups
 from .profile_api import ProfileApi
 from .quickmatch_api import QuickMatchApi
 from .table import Table
@@ -48,11 +48,17 @@ def create_app(config: ServerConfig | None = None, *, front: Sequence[BaseRoute]
             await table.close()
 
     config = table.config
-    lookups = LookupThrottle(config.lookup_burst, config.lookup_miss_seconds)
+    lookups = ClusterLookups(
+        config.lookup_burst,
+        config.lookup_miss_seconds,
+        None if config.uses_sqlite() else table.storage,
+        config.lookup_cluster_misses,
+        config.lookup_window,
+    )
     accounts = AccountsApi(table)
     routes = [
         *front,
-        *RoomsApi(table, lookups).routes(),
+        *RoomsApi(table, lookups, accounts.user).routes(),
         *accounts.routes(),
         *LeaderboardApi(table, accounts).routes(),
         *LobbyApi(table).routes(),

@@ -26,13 +26,23 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
+from ..bots.coaching import (
+    COACH_CONFIRM,
+    COACH_ITERATIONS,
+    OVER,
+    PLAYED_ON,
+    REVEALED,
+    USED,
+    WHY_NOT,
+    clearly_worse,
+    reveals_hidden,
+    verdict_fields,
+)
 from ..bots.review import MEASURES, ReviewedMove, has_choice
 from ..core import JSON, Event, GameState, Rng
-from ..skipbo import events as skipbo_events
-from ..skyjo import events as skyjo_events
 from ..statuses import SeatKind
 from .errors import RoomError
 from .roomparts import RoomServices
@@ -41,36 +51,11 @@ from .tokens import new_seed
 
 log = logging.getLogger("cardtable.server")
 
-#: Advisor re-deals ranking every move, then comparing the best and the played move
-#: again: counts, so the same position gets the same verdict on every server. Twice the
-#: table review's (one decision to judge, not two dozen): a verdict takes tens of
-#: milliseconds of a bot worker.
-COACH_ITERATIONS = 4
-COACH_CONFIRM = 16
-#: "Clearly worse": a loss the review counts (its mean above two standard errors of
-#: the paired re-deals) and at least this large, per measure: 5 points of the chance
-#: to win a Skip-Bo round, 2 points of a Skyjo round. Smaller losses are left unsaid,
-#: so a learner hears of the moves that matter.
-CLEARLY_WORSE = {"win_chance": 0.05, "round_points": 2.0}
 #: The longest the bots wait for the player's answer to an offer of a take-back: a
-#: person reading the line has time, and a client that cannot answer (an older page,
-#: the terminal client) holds the table up for this long only.
+#: person reading the line has time, and a client that cannot answer (an older page)
+#: holds the table up for this long only. The judgement itself (its counts, the
+#: threshold, which moves may be taken back) is :mod:`cardtable.bots.coaching`'s.
 COACH_WAIT_SECONDS = 120.0
-#: Why a move the coach speaks of cannot be taken back (``no_take_back`` of the line).
-REVEALED = "revealed"
-USED = "used"
-PLAYED_ON = "played_on"
-OVER = "over"
-WHY_NOT = {
-    REVEALED: "it showed you a card you could not see before",
-    USED: "you already took back a move at this point of the game once",
-    PLAYED_ON: "the game went on after it",
-    OVER: "the game is over",
-}
-_REVEALS: dict[str, Callable[[Event, int], bool]] = {
-    "skipbo": skipbo_events.shows_hidden_card,
-    "skyjo": skyjo_events.shows_hidden_card,
-}
 
 
 def coach_refusal(seats: Sequence[Seat]) -> RoomError | None:
@@ -89,17 +74,6 @@ def coach_refusal(seats: Sequence[Seat]) -> RoomError | None:
             "allowed_params": {},
         },
     )
-
-
-def reveals_hidden(game: str, events: Sequence[Event], mover: int) -> bool:
-    """Whether a move of ``mover`` with these events showed them a card hidden before."""
-    shows = _REVEALS.get(game)
-    return shows is None or any(shows(event, mover) for event in events)
-
-
-def clearly_worse(measure: str, verdict: ReviewedMove) -> bool:
-    """Whether the review's verdict on a move is a loss the coach speaks of."""
-    return verdict.cost > 0.0 and verdict.cost >= CLEARLY_WORSE.get(measure, float("inf"))
 
 
 @dataclasses.dataclass
@@ -221,27 +195,8 @@ class Coach:
             self.room.bots.schedule()
 
     def _message(self, line: _Line, measure: str, verdict: ReviewedMove) -> JSON:
-        game = self.room.game
-        why = line.no_take_back
-        return {
-            "type": "coach",
-            "version": line.version,
-            "game_no": line.game_no,
-            "index": line.index,
-            "measure": measure,
-            "cost": verdict.cost,
-            "played": verdict.played,
-            "played_move": game.decode(verdict.action).to_json(),
-            "played_reason": verdict.played_reason,
-            "played_reason_parts": [part.to_json() for part in verdict.played_reason_parts],
-            "best": verdict.best,
-            "best_move": game.decode(verdict.best_action).to_json(),
-            "reason": verdict.reason,
-            "reason_parts": [part.to_json() for part in verdict.reason_parts],
-            "take_back": why is None,
-            "no_take_back": why,
-            "no_take_back_reason": None if why is None else WHY_NOT[why],
-        }
+        fields = verdict_fields(self.room.game, measure, verdict, line.no_take_back)
+        return {"version": line.version, "game_no": line.game_no, "index": line.index, **fields}
 
     def line_for(self, seat: int | None) -> JSON | None:
         """The coach's line still on offer for ``seat`` (sent again to a reconnected page)."""

@@ -190,6 +190,14 @@ def add_serve_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
         help="seconds for one more look-up of a code that does not exist, per address (60)",
     )
     serve.add_argument(
+        "--lookup-cluster-misses",
+        type=positive_int,
+        default=35,
+        metavar="N",
+        help="on PostgreSQL, look-ups of codes that do not exist one client address may make "
+        "on all the nodes together in 15 minutes; then every node answers it 429 (35)",
+    )
+    serve.add_argument(
         "--message-rate",
         type=positive_float,
         default=10.0,
@@ -263,6 +271,7 @@ def serve_config(args: argparse.Namespace) -> ServerConfig:
         rooms_per_client=args.rooms_per_client,
         lookup_burst=args.lookup_burst,
         lookup_miss_seconds=args.lookup_miss_seconds,
+        lookup_cluster_misses=args.lookup_cluster_misses,
         rate_per_second=args.message_rate,
         rate_burst=args.message_burst,
     )

@@ -84,6 +84,12 @@ class ServerConfig:
     #: once, then one every ``lookup_miss_seconds`` (see :mod:`cardtable.server.limits`).
     lookup_burst: int = 20
     lookup_miss_seconds: float = 60.0
+    #: On PostgreSQL (a cluster), the look-ups that find nothing one address may make on
+    #: all the nodes together in ``lookup_window`` seconds, counted in the database (see
+    #: :mod:`cardtable.server.lookups`): the per-node limit would let N nodes allow N times
+    #: as many.
+    lookup_cluster_misses: int = 35
+    lookup_window: float = 900.0
     #: Accounts (see docs/players.md): how long a session lasts, and the sign-in limits:
     #: failed attempts per address and per name in ``signin_window`` seconds.
     session_days: float = 30.0
@@ -92,6 +98,10 @@ class ServerConfig:
     signin_per_name: int = 10
     #: Accounts registered per address per ``signin_window``.
     register_per_address: int = 5
+    #: Per address, the account requests that read a session (who am I, sign out,
+    #: claim, delete): ``session_reads_burst`` at once, then ``session_reads_per_second``.
+    session_reads_burst: int = 60
+    session_reads_per_second: float = 2.0
     #: The Argon2id cost of a password (see :mod:`cardtable.server.passwords`; the tests
     #: make it cheap): memory in KiB and passes.
     password_memory_kib: int = 65_536

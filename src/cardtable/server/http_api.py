@@ -1,6 +1,8 @@
 """The HTTP side of the table server (JSON):
 
-- ``GET /health``: ``ok``, ``draining`` or ``failing``, for a proxy; and counts.
+- ``GET /health``: ``ok``, ``draining`` or ``failing``, for a proxy; and counts. Not
+  limited per address (monitors poll it), so the database is pinged at most once a
+  second whatever the rate of requests.
 - ``GET /metrics``: Prometheus metrics (see :mod:`.metrics`).
 - ``POST /api/rooms``: create a room; returns its code, links and the host token.
 - ``GET /api/rooms/{code}``: the public room summary.
@@ -8,14 +10,17 @@
 - ``GET /api/rooms/{code}/games``: the games played in the room.
 - ``GET /api/rooms/{code}/games/{n}``: a game's log (replay); ``/steps/{k}``: view after k moves.
 
-Every look-up of a room code counts against its address's :class:`LookupThrottle`
-unless it finds the room (``too_many_lookups``, 429 with ``Retry-After``).
+Every look-up of a room code counts against its address's limit unless it finds the
+room (``too_many_lookups``, 429 with ``Retry-After``): the node's, and on PostgreSQL the
+cluster's (:mod:`.lookups`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import math
+import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -25,10 +30,12 @@ from starlette.routing import BaseRoute, Route
 from starlette.websockets import WebSocket
 
 from ..core import JSON
+from .db.records import UserRecord
 from .db.tables import CLIENT_LENGTH
 from .errors import RoomError
-from .limits import LookupThrottle
+from .lookups import ClusterLookups
 from .protocol import CreateRoom, JoinRoom, describe
+from .ratings import ladder_of
 from .replays import game_summary, replay_log, replay_step
 from .rooms import Room
 from .table import Table
@@ -38,6 +45,7 @@ HTTP_STATUS = {
     "no_room": 404,
     "no_game": 404,
     "too_many_rooms": 429,
+    "second_seat": 409,
     "not_host": 403,
     "payload_too_large": 413,
     "room_elsewhere": 503,
@@ -55,6 +63,9 @@ HTTP_STATUS = {
 
 #: Seconds the health check waits for the database.
 HEALTH_TIMEOUT = 2.0
+#: Seconds a database ping's outcome answers ``/health`` (one ping per node per second
+#: whoever asks, and however often).
+HEALTH_PING_SECONDS = 1.0
 
 
 #: Refusals a client should retry after a moment (``Retry-After``: seconds).
@@ -94,11 +105,23 @@ async def read_body(request: Request, model: type[BaseModel], limit: int) -> Any
 class RoomsApi:
     """The HTTP endpoints of one table."""
 
-    def __init__(self, table: Table, lookups: LookupThrottle) -> None:
+    def __init__(
+        self,
+        table: Table,
+        lookups: ClusterLookups,
+        signed_in: Callable[[Request], Awaitable[UserRecord | None]] | None = None,
+    ) -> None:
         self.table = table
+        #: The account a request's session cookie names, if any (the accounts' API).
+        self.signed_in = signed_in
         self.limit = table.config.max_message_bytes
         #: Room code look-ups per address (see :class:`LookupThrottle`).
         self.lookups = lookups
+        #: The last database ping: (monotonic seconds, why it failed or None).
+        self._pinged: tuple[float, str | None] | None = None
+        #: Monotonic seconds of the pings' reuse (tests replace it).
+        self.clock: Callable[[], float] = time.monotonic
+        self._ping_lock = asyncio.Lock()
 
     def routes(self) -> list[BaseRoute]:
         return [
@@ -130,9 +153,14 @@ class RoomsApi:
         code_text = request.path_params["code"]
         address = self.take_lookup(request)
         code = normalize_code(code_text)
-        if code is None:
-            raise RoomError("no_room", f"no live room {code_text[:16]!r}")
-        room = await self.table.find_room(code, wait=self.table.handover_wait())
+        try:
+            if code is None:
+                raise RoomError("no_room", f"no live room {code_text[:16]!r}")
+            room = await self.table.find_room(code, wait=self.table.handover_wait())
+        except RoomError as error:
+            if error.code == "no_room":
+                await self.lookups.missed(address)
+            raise
         self.lookups.give_back(address)
         return room
 
@@ -144,10 +172,9 @@ class RoomsApi:
         if table.draining:
             status = "draining"
         else:
-            try:
-                await asyncio.wait_for(table.storage.ping(), HEALTH_TIMEOUT)
-            except Exception as error:
-                status, reason = "failing", f"the database does not answer: {type(error).__name__}"
+            reason = await self.database_trouble()
+            if reason is not None:
+                status = "failing"
         body: JSON = {
             "status": status,
             "node": table.node_id,
@@ -157,6 +184,21 @@ class RoomsApi:
         if reason is not None:
             body["reason"] = reason
         return JSONResponse(body, status_code=200 if status == "ok" else 503)
+
+    async def database_trouble(self) -> str | None:
+        """Why the database does not answer, or None: a ping at most once a second (the
+        requests of that second share its outcome)."""
+        async with self._ping_lock:
+            now = self.clock()
+            if self._pinged is not None and now - self._pinged[0] < HEALTH_PING_SECONDS:
+                return self._pinged[1]
+            trouble = None
+            try:
+                await asyncio.wait_for(self.table.storage.ping(), HEALTH_TIMEOUT)
+            except Exception as error:
+                trouble = f"the database does not answer: {type(error).__name__}"
+            self._pinged = (self.clock(), trouble)
+            return trouble
 
     async def metrics(self, request: Request) -> Response:
         return PlainTextResponse(
@@ -174,6 +216,7 @@ class RoomsApi:
                 body.name,
                 client_address(request),
                 body.table,
+                start=body.start,
             )
         except RoomError as error:
             return error_response(error.code, error.reason, fields=error.fields)
@@ -196,12 +239,28 @@ class RoomsApi:
         try:
             room = await self.room_or_error(request)
             body: JoinRoom = await read_body(request, JoinRoom, self.limit)
+            await self.refuse_second_seat(request, room)
             seat, token = await room.lobby.join(body.name, body.seat)
         except RoomError as error:
             return error_response(error.code, error.reason, fields=error.fields)
         return JSONResponse(
             {"code": room.code, "seat": seat, "token": token, "version": room.version}
         )
+
+    async def refuse_second_seat(self, request: Request, room: Room) -> None:
+        """``second_seat`` when the signed-in account (if any) already sits at ``room``
+        and its rules are a ladder's: one player in two seats of a rated game could hand
+        one seat's game to the other (a claim refuses it too, and the game would be
+        unrated: docs/players.md#ratings)."""
+        if self.signed_in is None or ladder_of(room.game.name, room.rules.to_json()) is None:
+            return
+        user = await self.signed_in(request)
+        if user is not None and await self.table.storage.seats_in_room(user.id, room.code):
+            raise RoomError(
+                "second_seat",
+                "your account already has a seat at this table, whose games are rated",
+                {"field": "seat"},
+            )
 
     async def list_games(self, request: Request) -> Response:
         try:
@@ -211,6 +270,7 @@ class RoomsApi:
         code = normalize_code(request.path_params["code"])
         records = [] if code is None else await self.table.storage.list_games(code)
         if not records:
+            await self.lookups.missed(address)
             return error_response("no_game", "no game was played in this room")
         self.lookups.give_back(address)
         return JSONResponse({"room": code, "games": [game_summary(record) for record in records]})
@@ -221,6 +281,7 @@ class RoomsApi:
         storage = self.table.storage
         record = None if code is None else await storage.load_game(code, request.path_params["n"])
         if record is None:
+            await self.lookups.missed(address)
             raise RoomError("no_game", "no such game")
         self.lookups.give_back(address)
         return record

@@ -120,8 +120,14 @@ class Lobby:
                 raise
 
     async def start(self, host_token: str) -> None:
-        room = self.room
         self.check_host(host_token)
+        await self.start_game()
+
+    async def start_game(self) -> None:
+        """Deal the game (the host's Start, checked by the caller; or quick match, when
+        its player took the last free seat): ``not_in_lobby`` or ``seats_free`` when the
+        room is not ready, and nothing changes."""
+        room = self.room
         async with room.lock:
             if room.status != LOBBY:
                 raise RoomError("not_in_lobby", "the game has already started")

@@ -146,6 +146,9 @@ class CreateRoom(_Message):
     name: Annotated[str, Field(max_length=100)] | None = None
     #: Table options (see :mod:`cardtable.server.tableopts`), not rules.
     table: Annotated[dict[str, Any], Field(max_length=8)] | None = None
+    #: Start the game at once: the creator takes the only human seat, the rest are bots
+    #: (a lesson's first real game lands at a running table, not in the lobby).
+    start: bool = False
 
 
 class JoinRoom(_Message):

@@ -27,9 +27,10 @@ from starlette.routing import BaseRoute, Route
 from ..bots.levels import LEVELS
 from ..core import JSON
 from ..display_names import DisplayNameError, clean_name
-from ..statuses import RoomStatus
+from ..statuses import RoomStatus, SeatKind
 from .accounts_api import AccountsApi
 from .db.lobby import PublicRoom
+from .db.records import UserRecord
 from .errors import RoomError
 from .http_api import client_address, error_response, read_body
 from .limits import AddressBuckets
@@ -80,28 +81,41 @@ class QuickMatchApi:
             except DisplayNameError as error:
                 raise RoomError("bad_name", str(error), {"field": "name"}) from None
             ladder = ladder_of(body.game, {"players": body.players}) or body.game
-            rating = await self._rating(request, ladder)
-            async with self._locks[body.game]:
-                answer = await self._seat(body, name, address, rating)
+            found = await self.accounts.session(request, change=False)
+            user = None if found is None else found[1]
+            rating = await self._rating(user, ladder)
+            # One at a time per game: on this node (the lock also keeps the waiters for
+            # the cluster's turn to one connection per game), then on every node.
+            async with (
+                self._locks[body.game],
+                self.table.storage.quick_match_turn(body.game),
+            ):
+                answer = await self._seat(body, name, address, rating, user)
         except RoomError as error:
             return error_response(error.code, error.reason, fields=error.fields)
         answer.update(rating=rating, bot=await self._bot(ladder, rating))
         answer["wait_seconds"] = WAIT_SECONDS
         return JSONResponse(answer, status_code=201 if "host_token" in answer else 200)
 
-    async def _rating(self, request: Request, ladder: str) -> int:
+    async def _rating(self, user: UserRecord | None, ladder: str) -> int:
         """The player's displayed rating on ``ladder`` (a guest's: the first rating)."""
-        found = await self.accounts.session(request, change=False)
-        if found is None or ladder not in BOT_SEEDS:
+        if user is None or ladder not in BOT_SEEDS:
             return CENTER
-        player = user_player(found[1].id)
+        player = user_player(user.id)
         rows = await self.table.storage.ladder_rows(ladder, [player])
         mu, sigma = (rows[0].mu, rows[0].sigma) if rows else seed(ladder, player)
         return displayed(mu, sigma)[0]
 
-    async def _seat(self, body: QuickMatch, name: str, address: str, rating: int) -> JSON:
-        """A free seat in the best open public room, else a new public room."""
+    async def _seat(
+        self, body: QuickMatch, name: str, address: str, rating: int, user: UserRecord | None
+    ) -> JSON:
+        """A free seat in the best open public room, else a new public room. A room
+        where the account sits already is passed over (a second seat at a rated table
+        is refused: :meth:`RoomsApi.refuse_second_seat`)."""
+        storage = self.table.storage
         for room in (await self._ranked(body.game, body.players, rating))[:TRIES]:
+            if user is not None and await storage.seats_in_room(user.id, room.code):
+                continue
             try:
                 found = await self.table.find_room(room.code, wait=self.table.handover_wait())
                 seat, token = await found.lobby.join(name, None)
@@ -109,7 +123,23 @@ class QuickMatchApi:
                 if error.code in NEXT_ROOM:
                     continue
                 raise
-            return {"code": room.code, "seat": seat, "token": token, "created": False}
+            # The last free seat: the table starts, as players who pressed "Play now"
+            # expect, without waiting for its host's Start.
+            started = False
+            if not any(s.kind == SeatKind.HUMAN and not s.taken for s in found.seats):
+                try:
+                    await found.lobby.start_game()
+                    started = True
+                except RoomError as error:
+                    if error.code not in ("not_in_lobby", "seats_free"):
+                        raise
+            return {
+                "code": room.code,
+                "seat": seat,
+                "token": token,
+                "created": False,
+                "started": started,
+            }
         created = await self.table.create_room(
             body.game, {"players": body.players}, None, name, address, {"public": True}
         )
@@ -119,11 +149,12 @@ class QuickMatchApi:
             "token": created["token"],
             "host_token": created["host_token"],
             "created": True,
+            "started": False,
         }
 
     async def _ranked(self, game: str, players: int, rating: int) -> list[PublicRoom]:
         """The open public rooms of ``game`` for ``players``, the best for ``rating`` first."""
-        waiting = await self.table.storage.public_rooms(RoomStatus.LOBBY, game, MAX_READ)
+        waiting = await self.table.storage.public_rooms(RoomStatus.LOBBY, game, MAX_READ, players)
         rooms = [
             room
             for room in waiting

@@ -125,7 +125,11 @@ class Room:
         self.status = FINISHED if state.is_over else PLAYING
 
     def after_restore(self) -> None:
-        """Nobody is connected after a restart: human seats get their grace period."""
+        """Nobody is connected after a restart: human seats get their grace period. A
+        game that ended on a node that died before rating it is rated here, at once
+        rather than at the next sweep (the ``rated_games`` key keeps it to once)."""
+        if self.status == FINISHED:
+            self.table.rater.rate_soon(self.code, self.game_no)
         if self.status == PLAYING:
             for seat, info in enumerate(self.seats):
                 if info.kind == SeatKind.HUMAN:

@@ -356,8 +356,12 @@ class Table:
         name: str | None,
         client: str,
         table_options: dict[str, Any] | None = None,
+        *,
+        start: bool = False,
     ) -> dict[str, Any]:
         """A new room in the lobby; its host token, and a seat token if ``name`` is given.
+        With ``start``, its game starts at once (only when the named creator fills the
+        one human seat: nobody else could take a seat before it starts).
 
         One client's creations on this node run one at a time (``_creating``), so
         simultaneous requests cannot all pass the limit before any room is stored.
@@ -376,7 +380,7 @@ class Table:
                         f"at most {self.config.rooms_per_client} live rooms per client",
                     )
                 return await self._create_room(
-                    game_name, options, specs, name, client, table_options or {}
+                    game_name, options, specs, name, client, table_options or {}, start
                 )
         finally:
             self._waiting[client] -= 1
@@ -391,6 +395,7 @@ class Table:
         name: str | None,
         client: str,
         table_changes: dict[str, Any],
+        start: bool,
     ) -> dict[str, Any]:
         try:
             game = get_game(game_name)
@@ -423,6 +428,12 @@ class Table:
             token = new_token()
             seats[humans[0]] = Seat(SeatKind.HUMAN, None, display, hash_token(token))
             seat_token = (humans[0], token)
+        free = [i for i, seat in enumerate(seats) if seat.kind == SeatKind.HUMAN and not seat.taken]
+        if start and free:
+            raise RoomError(
+                "seats_free",
+                f"a game started at once needs its human seats taken; seats {free} are free",
+            )
         code = new_room_code()
         while code in self.rooms or await self.storage.room_exists(code):
             code = new_room_code()
@@ -452,7 +463,9 @@ class Table:
         room = Room(self, record, game, rules)
         self.rooms[code] = room
         log.info("room %s: created", code, extra=room.log_fields(game=game.name, epoch=1))
-        created: dict[str, Any] = {"code": code, "host_token": host_token, "version": 1}
+        if start:
+            await room.lobby.start(host_token)
+        created: dict[str, Any] = {"code": code, "host_token": host_token, "version": room.version}
         if seat_token is not None:
             created["seat"], created["token"] = seat_token
         return created

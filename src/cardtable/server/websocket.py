@@ -28,7 +28,8 @@ from .connections import (
 )
 from .errors import RoomError
 from .http_api import client_address, error_response
-from .limits import LookupThrottle, RateLimiter, origin_allowed
+from .limits import RateLimiter, origin_allowed
+from .lookups import ClusterLookups
 from .protocol import (
     ChatMessage,
     Configure,
@@ -73,7 +74,7 @@ def _room_error_reply(room: Room) -> Callable[[Exception], JSON]:
 class TableSocket:
     """The WebSocket endpoint of one table."""
 
-    def __init__(self, table: Table, lookups: LookupThrottle) -> None:
+    def __init__(self, table: Table, lookups: ClusterLookups) -> None:
         self.table = table
         self.config = table.config
         #: Room code look-ups per address, shared with the HTTP API.
@@ -112,6 +113,8 @@ class TableSocket:
             room = await self.table.find_room(code, wait=self.table.handover_wait())
             self.lookups.give_back(address)
         except RoomError as error:
+            if error.code == "no_room":
+                await self.lookups.missed(address)
             await websocket.send_text(dumps(error_message(error.code, error.reason)))
             # Another node holds the room: 1013, try again later (with back-off).
             await websocket.close(

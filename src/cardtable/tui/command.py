@@ -126,6 +126,14 @@ def add_play_parser(subparsers: Any) -> argparse.ArgumentParser:
         "rated, and your rating is shown",
     )
     online.add_argument(
+        "--coach",
+        action="store_true",
+        default=None,
+        help="the practice coach says when a move of yours was clearly worse and offers "
+        "to take it back (u) or keep it (k); with --host every other seat must be a bot, "
+        "and the game is unrated",
+    )
+    online.add_argument(
         "--token",
         help="seat token to resume a seat (with --join; by default the token stored "
         "when this machine joined the room)",
@@ -218,7 +226,7 @@ def build_local(args: argparse.Namespace) -> Any:
     pause = 0.8 if args.pause is None else args.pause
     if pause < 0:
         raise PlayError("--pause must be 0 or more")
-    return LocalGame(game, rules, seed, bots, pause=pause)
+    return LocalGame(game, rules, seed, bots, pause=pause, coach=bool(args.coach))
 
 
 def host_request(args: argparse.Namespace) -> tuple[str, JSON, list[JSON]]:
@@ -279,6 +287,8 @@ def check_mode(args: argparse.Namespace) -> None:
         return
     if args.game is not None:
         raise PlayError("--join takes the game from the room; leave out GAME")
+    if args.coach:
+        raise PlayError("--join takes the coach from the room; its host sets it")
     for flag in ("bots", *LOCAL_ONLY):
         if getattr(args, flag) is not None:
             raise PlayError(f"--{flag} applies to a local game, not with --join")
@@ -312,6 +322,7 @@ async def play_online(args: argparse.Namespace, lang: str) -> None:
             options,
             seats,
             name=args.name or (session and session.name) or default_name(),
+            table={"coach": True} if args.coach else None,
         )
         print(f"cardtable play: room {source.code} is open; friends join with")
         print(f"  cardtable play --join {source.join_url}")

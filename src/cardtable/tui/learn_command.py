@@ -50,6 +50,7 @@ def run_learn(args: argparse.Namespace) -> int:
     if app.real_game:
         game = get_game(args.game)
         rules = game.rules_from_json({"players": 2})
-        real = LocalGame(game, rules, secrets.randbelow(2**31), [EASY_BOT])
+        # The first real game, with the practice coach, as on the web page.
+        real = LocalGame(game, rules, secrets.randbelow(2**31), [EASY_BOT], coach=True)
         make_app(real, lang).run()
     return 0

@@ -15,6 +15,8 @@ following the room after the game is over: a seated player may ask the server fo
 post-game review (``review``), the host may offer a rematch (``rematch``: the room goes
 back to its lobby, same seats, where the options can change before the next ``start``),
 and when the room deals its next game the source switches to it, same seat, same token.
+At a table with the practice coach, its lines reach the app as :class:`Update` with
+``coach`` set, and the player may take the move back (``take_back``) or keep it.
 """
 
 from __future__ import annotations
@@ -206,7 +208,7 @@ class RemoteGame(GameSource):
         #: The host's requests go one at a time, in the order asked (a second change
         #: sent while the first waits for its answer would be refused as ``waiting``).
         self._host_turn = asyncio.Lock()
-        #: "move", "hint", "review", "rematch", "configure", "start"
+        #: "move", "hint", "review", "rematch", "configure", "start", "take_back"
         self._waiting_for: str | None = None
         self._configuring: JSON = {}  # the options of the "configure" waited for
         #: The account signed in (``--user``, see :mod:`.signin`) and its ratings on the
@@ -274,14 +276,18 @@ class RemoteGame(GameSource):
         seats: list[JSON],
         *,
         name: str,
+        table: JSON | None = None,
         store: Path | None = None,
     ) -> RemoteGame:
         """Create a room on the server at ``server`` (``HOST:PORT`` or its URL) through its
         HTTP API, as the web lobby does: we take the first seat as ``name`` and hold the
-        room's host token (both stored, to resume the seat). Refused options raise
-        :class:`RefusedError` naming the option (``field``, ``allowed``)."""
+        room's host token (both stored, to resume the seat). ``table``: its table options
+        (the coach...). Refused options raise :class:`RefusedError` naming the option
+        (``field``, ``allowed``)."""
         base = server_base(server)
         body: JSON = {"game": game, "options": options, "seats": seats, "name": name}
+        if table:
+            body["table"] = table
         created = await asyncio.to_thread(_http, "POST", f"{base}/api/rooms", body)
         code = str(created["code"])
         entry: JSON = {
@@ -428,6 +434,30 @@ class RemoteGame(GameSource):
         if answer.get("game_no") != game_no:
             raise RefusedError("not_finished", "the room has moved on to another game")
         return answer
+
+    def coached(self) -> bool:
+        return bool((self.room.get("table") or {}).get("coach"))
+
+    async def take_back(self, version: int) -> None:
+        """Answered by the server's ``took_back`` (then a ``sync`` with the view before the
+        move) or refused: :class:`RefusedError` with the server's code."""
+        message: JSON = {"type": "take_back", "token": self.token, "version": version}
+        try:
+            answer = await self._request("take_back", message)
+        except MoveRefusedError as error:
+            raise RefusedError(error.code or "network", error.reason) from None
+        if answer["type"] == "error":
+            raise RefusedError(str(answer.get("code")), str(answer.get("reason") or ""))
+
+    async def keep_move(self, version: int) -> None:
+        """Sent without waiting: the server answers a kept move with the bots' next moves."""
+        if self._ws is None or not self.connected.is_set():
+            raise RefusedError("not_connected", "not connected to the table; reconnecting")
+        message = {"type": "keep_move", "token": self.token, "version": version}
+        try:
+            await self._ws.send(json.dumps(message))
+        except (ConnectionClosed, OSError):
+            raise RefusedError("dropped", "the connection dropped; reconnecting") from None
 
     def rematch_role(self) -> str | None:
         return "host" if self.host_token is not None else "guest"
@@ -589,6 +619,11 @@ class RemoteGame(GameSource):
             self._lobby()
         elif kind in ("hint", "review"):
             if self._waiting_for == kind:
+                self._answered(message)
+        elif kind in ("coach", "took_back"):
+            if self._notify is not None:
+                self._notify(Update(self._view or {}, coach=message))
+            if kind == "took_back" and self._waiting_for == "take_back":
                 self._answered(message)
         elif kind in ("chat", "reaction") or (
             kind == "notice" and message.get("code") == "turn_timeout"

@@ -26,6 +26,7 @@ from ..bots.review import (
     table_review_seed,
 )
 from ..core import JSON, Game, GameState, IllegalMoveError, Refusal, Rng, RulesBase
+from .local_coach import LocalCoach
 
 
 class MoveRefusedError(Exception):
@@ -84,7 +85,9 @@ class Update:
     with the new game's first view), and when its lobby changed (``room``: a player
     joined, the options changed; the view is the last game's, ``{}`` before the first).
     ``talk`` is table talk for the log, nothing else changed: a chat line, a quick
-    reaction or a ``turn_timeout`` notice, as the server sent it.
+    reaction or a ``turn_timeout`` notice, as the server sent it. ``coach`` is the
+    practice coach's word on our last move (a ``coach`` message of docs/protocol.md) or
+    the notice that a move was taken back (``took_back``); the view is unchanged.
     """
 
     view: JSON
@@ -93,6 +96,7 @@ class Update:
     lobby: bool = False
     room: bool = False
     talk: JSON | None = None
+    coach: JSON | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -172,6 +176,20 @@ class GameSource(ABC):
         """Start a rematch (the host of an online room); raises :class:`RefusedError`."""
         raise RefusedError("no_rematch", "a rematch is for online tables")
 
+    # --- the practice coach -------------------------------------------------------------
+    def coached(self) -> bool:
+        """Whether the practice coach watches our moves (docs/protocol.md)."""
+        return False
+
+    async def take_back(self, version: int) -> None:
+        """Take back our last move, which the coach's line at ``version`` spoke of; raises
+        :class:`RefusedError` (``no_coach``, ``no_take_back``, ``stale_version``...)."""
+        raise RefusedError("no_coach", "take-backs are for practice games with the coach on")
+
+    async def keep_move(self, version: int) -> None:
+        """Keep the move the coach's line at ``version`` spoke of: the bots play on."""
+        raise RefusedError("no_coach", "take-backs are for practice games with the coach on")
+
     # --- the lobby of an online room ------------------------------------------------------
     def lobby(self) -> JSON | None:
         """The room summary while the room waits in its lobby (docs/protocol.md), else None."""
@@ -209,6 +227,7 @@ class LocalGame(GameSource):
         seat: int = 0,
         pause: float = 0.6,
         hint_budget_ms: float = 500.0,
+        coach: bool = False,
     ) -> None:
         players: int = getattr(rules, "players", 2)
         if len(bots) != players - 1:
@@ -228,6 +247,8 @@ class LocalGame(GameSource):
         self._wake = asyncio.Event()
         self._resume = asyncio.Event()
         self._resume.set()
+        #: The practice coach (``coach``): judges our moves, offers one take-back.
+        self.coach = LocalCoach(seat, lambda: self.state, self._coach_says) if coach else None
 
     def view(self) -> JSON:
         return self.state.view(self.seat)
@@ -238,8 +259,8 @@ class LocalGame(GameSource):
     async def run(self, notify: Notify) -> None:
         self._notify = notify
         notify(Update(self.view()))
-        state = self.state
-        while not state.is_over:
+        while not self.state.is_over:
+            state = self.state
             seat = state.current_player
             if seat is None or seat == self.seat:
                 self._wake.clear()
@@ -248,6 +269,10 @@ class LocalGame(GameSource):
             await self._resume.wait()
             await asyncio.sleep(self.pause)
             await self._resume.wait()
+            if self.coach is not None:
+                await self.coach.ready()
+                if self.state is not state:
+                    continue  # our move was taken back: our turn again
             # Search bots think for a while: off the event loop, so the screen stays alive.
             action = await asyncio.to_thread(
                 self.bots[seat].choose, state.clone(), self._rngs[seat]
@@ -258,13 +283,44 @@ class LocalGame(GameSource):
     async def submit(self, move: Any) -> None:
         if self.state.current_player != self.seat:
             raise MoveRefusedError("it is not your turn", code="not_your_turn")
+        before = self.state.clone() if self.coach is not None else None
         try:
             outcome = self.state.apply(move)
         except IllegalMoveError as error:
             raise MoveRefusedError(error.reason, error.refusal, move.to_json()) from error
         if self._notify is not None:
             self._notify(Update(self.view(), outcome.to_json()))
+        if self.coach is not None and before is not None:
+            self.coach.after_move(before, outcome.action, outcome.events)
         self._wake.set()
+
+    # The practice coach: the same line and answers as an online room's.
+    def coached(self) -> bool:
+        return self.coach is not None
+
+    def _coach_says(self, message: JSON) -> None:
+        if self._notify is not None:
+            self._notify(Update(self.view(), coach=message))
+
+    async def take_back(self, version: int) -> None:
+        if self.coach is None:
+            await super().take_back(version)  # refused: no coach here
+            return
+        before = self.coach.take_back(version)
+        if before is None:
+            raise RefusedError("no_take_back", "the coach offers no move of yours to take back")
+        self.state = before
+        if self._notify is not None:
+            notice = {"type": "took_back", "seat": self.seat, "index": len(before.history)}
+            self._notify(Update(self.view(), coach=notice))
+            self._notify(Update(self.view()))
+        self._wake.set()
+
+    async def keep_move(self, version: int) -> None:
+        if self.coach is None:
+            await super().keep_move(version)
+        elif not self.coach.keep(version):
+            raise RefusedError("no_take_back", "the coach offers no move of yours to take back")
 
     reviews_here = True
 

@@ -12,6 +12,10 @@ the server. At an online room, the host may offer a rematch (``m``): the room go
 back to its lobby (:class:`~cardtable.tui.lobby.LobbyScreen`, also shown before the
 first game), where the host may change the options and start, and every seat follows
 the room into its next game.
+
+At a table with the practice coach (an online room with the table option ``coach``),
+the coach's line about a clearly worse move of ours shows under the board; while its
+take-back is on offer, ``u`` takes the move back and ``k`` keeps it (:mod:`.coach`).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import RichLog, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from .coach import CoachLine, coach_text
 from .lobby import LobbyScreen
 from .screens import FinalScreen, ReviewScreen, TextScreen
 from .source import GameSource, MoveRefusedError, RefusedError, Update
@@ -76,6 +81,7 @@ class TableApp(App[None]):
     #status { height: 1; background: $boost; padding: 0 1; }
     #board { height: auto; padding: 0 1; }
     #keys { height: 1; color: $text-muted; padding: 0 1; }
+    #coach { height: auto; padding: 0 1; display: none; }
     #message { height: 1; padding: 0 1; color: $warning; }
     #log { height: 1fr; min-height: 2; padding: 0 1; border-top: solid $primary-darken-2; }
     """
@@ -84,6 +90,8 @@ class TableApp(App[None]):
         Binding("h", "hint", "keys.hint"),
         Binding("v", "review", "keys.review"),
         Binding("m", "rematch", "keys.rematch"),
+        Binding("u", "take_back", "keys.take_back"),
+        Binding("k", "keep_move", "keys.keep_move"),
         Binding("escape", "cancel", "keys.cancel", show=False),
         Binding("ctrl+q", "quit", "keys.quit"),
     ]
@@ -98,12 +106,15 @@ class TableApp(App[None]):
         self.log_lines: list[str] = []
         self.finished = False
         self.review_job: ReviewJob | None = None
+        #: The coach's last line about our move (a table with the coach only).
+        self.coach: CoachLine | None = None
 
     # --- layout -------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield Static(id="status")
         yield Static(id="board")
         yield Static(id="keys")
+        yield Static(id="coach")
         yield Static(id="message")
         log = RichLog(id="log", wrap=True, markup=False, max_lines=500)
         log.can_focus = False
@@ -142,6 +153,9 @@ class TableApp(App[None]):
                 if update.talk.get("type") == "rated":
                     self.say(line)  # was the game rated: beside the final scores
             return
+        if update.coach is not None:
+            self.on_coach(update.coach)
+            return
         if update.lobby or update.room:
             if update.lobby:
                 self.say(self.words("rematch.lobby"))
@@ -152,6 +166,13 @@ class TableApp(App[None]):
             self.new_game()
         outcome = update.outcome
         if outcome is not None:
+            if self.coach is not None:
+                # Our next move ends the line about the last one; any other move ends
+                # its offer (the game went on).
+                if outcome.get("seat") == self.source.seat:
+                    self.coach = None
+                else:
+                    self.coach.open = False
             self.after_move(update.view)
             log = self.query_one("#log", RichLog)
             for event in outcome["events"]:
@@ -198,6 +219,7 @@ class TableApp(App[None]):
         if job is not None and job.worker is not None:
             job.worker.cancel()
         self.review_job = None
+        self.coach = None
         self.finished = False
         self.log_lines.clear()
         self.query_one("#log", RichLog).clear()
@@ -211,6 +233,7 @@ class TableApp(App[None]):
         view = self.source.view()
         self.query_one("#status", Static).update(self.status_text(view))
         self.query_one("#board", Static).update(self.render_board(view))
+        self.draw_coach()
         self.query_one("#message", Static).update(Text(self.message))
 
     def say(self, message: str) -> None:
@@ -247,6 +270,8 @@ class TableApp(App[None]):
         for binding in self.all_bindings():
             if binding.action == "rematch" and self.source.rematch_role() is None:
                 continue  # a rematch is for online rooms
+            if binding.action in ("take_back", "keep_move") and not self.source.coached():
+                continue  # for a table with the coach
             keys = binding.key_display or " / ".join(binding.key.split(","))
             page.append(f"{keys:>16}", style="bold")
             page.append(f"  {self.words(binding.description)}\n")
@@ -445,6 +470,71 @@ class TableApp(App[None]):
             await self.source.rematch()
         except RefusedError as error:
             self.say(self.refusal_text("rematch", error))
+
+    # --- the practice coach ------------------------------------------------------------
+    def on_coach(self, message: JSON) -> None:
+        """The coach's line about our last move, or the notice that a move was taken
+        back (the view before it follows, as a ``sync``)."""
+        if message.get("type") == "coach":
+            self.coach = CoachLine.of(message)
+        elif message.get("type") == "took_back":
+            self.coach = None
+            if message.get("seat") == self.source.seat:
+                line = self.words("coach.took_back")
+                self.log_lines.append(line)
+                self.query_one("#log", RichLog).write(line)
+                self.say(line)
+        self.draw_coach()
+
+    def draw_coach(self) -> None:
+        widget = self.query_one("#coach", Static)
+        line = self.coach
+        widget.display = line is not None
+        if line is not None:
+            message = line.message
+            reason = self.reason_text(message.get("reason_parts"), message.get("reason", ""))
+            widget.update(coach_text(self.words, line, reason))
+
+    def coach_offer(self) -> CoachLine | None:
+        """The line whose take-back is on offer; else None, with why on the message line."""
+        line = self.coach
+        if line is not None and line.open:
+            return line
+        why = None if line is None else line.why_not()
+        if not self.source.coached():
+            reason = self.words.error("no_coach", "")
+        elif why is not None and self.words.has(f"coach.no_take_back.{why}"):
+            reason = self.words(f"coach.no_take_back.{why}")
+        else:
+            reason = self.words.error("no_take_back", "")
+        self.say(self.words("msg.refused", reason=reason))
+        return None
+
+    def action_take_back(self) -> None:
+        line = self.coach_offer()
+        if line is not None:
+            self.run_worker(self.ask_take_back(line), name="coach", group="coach", exclusive=True)
+
+    async def ask_take_back(self, line: CoachLine) -> None:
+        try:
+            await self.source.take_back(line.version)
+        except RefusedError as error:
+            line.open = False
+            self.say(self.words("msg.refused", reason=self.words.error(error.code, error.reason)))
+            self.draw_coach()
+
+    async def action_keep_move(self) -> None:
+        line = self.coach_offer()
+        if line is None:
+            return
+        try:
+            await self.source.keep_move(line.version)
+        except RefusedError as error:
+            self.say(self.words("msg.refused", reason=self.words.error(error.code, error.reason)))
+            return
+        line.open = False
+        self.say(self.words("coach.kept"))
+        self.draw_coach()
 
     # --- moves --------------------------------------------------------------------
     def my_turn(self, view: JSON) -> bool:

@@ -11,6 +11,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
 from ...core import JSON
+from ..ratings import ladder_of
 from .database import Database
 from .records import UserRecord
 from .tables import games, ratings, rooms, seat_claims, sessions, throttles, users
@@ -29,15 +30,19 @@ class AccountRows(Database):
     """The ``users``, ``sessions``, ``seat_claims`` and ``throttles`` tables' queries."""
 
     async def create_user(
-        self, name: str, name_key: str, password_hash: str, now: float
+        self, name: str, name_key: str, password_hash: str, now: float, name_skeleton: str
     ) -> int | None:
-        """A new user's id, or None when ``name_key`` is taken."""
+        """A new user's id, or None when ``name_key`` or ``name_skeleton`` is taken."""
         try:
             async with self._engine().begin() as connection:
                 result = await connection.execute(
                     users.insert()
                     .values(
-                        name=name, name_key=name_key, password_hash=password_hash, created_at=now
+                        name=name,
+                        name_key=name_key,
+                        name_skeleton=name_skeleton,
+                        password_hash=password_hash,
+                        created_at=now,
                     )
                     .returning(users.c.id)
                 )
@@ -50,6 +55,14 @@ class AccountRows(Database):
             result = await connection.execute(sa.select(*_USER).where(users.c.name_key == name_key))
             row = result.first()
         return None if row is None else UserRecord(**row._asdict())
+
+    async def skeleton_taken(self, name_skeleton: str) -> bool:
+        """Whether an account's name looks like a name with this skeleton (its hash)."""
+        async with self._engine().connect() as connection:
+            result = await connection.execute(
+                sa.select(users.c.id).where(users.c.name_skeleton == name_skeleton)
+            )
+            return result.first() is not None
 
     async def set_password_hash(self, user_id: int, password_hash: str) -> None:
         async with self._engine().begin() as connection:
@@ -97,31 +110,50 @@ class AccountRows(Database):
     async def claim_seat(self, user_id: int, code: str, token_hash: str, now: float) -> int | str:
         """Add the seat of room ``code`` whose token hashes to ``token_hash`` to the user's
         seats: the seat's number when done (or already theirs), else why not
-        (``no_seat``: no such room or token; ``seat_claimed``: another account has it)."""
+        (``no_seat``: no such room or token; ``seat_claimed``: another account has it;
+        ``second_seat``: the account holds another seat of this room and its rules are a
+        ladder's, where one player in two seats could hand one seat's game to the other)."""
+        query = sa.select(rooms.c.seats, rooms.c.game, rooms.c.rules).where(rooms.c.code == code)
+        if self.is_postgresql:
+            # Two claims of one account at once (two tabs) take turns on the room's row,
+            # so the second sees the first's seat.
+            query = query.with_for_update()
         async with self._engine().begin() as connection:
-            result = await connection.execute(sa.select(rooms.c.seats).where(rooms.c.code == code))
-            seats = result.scalar_one_or_none()
+            room = (await connection.execute(query)).first()
             found = [
                 index
-                for index, seat in enumerate(seats or [])
+                for index, seat in enumerate([] if room is None else room.seats or [])
                 if isinstance(seat, dict) and seat.get("token_hash") == token_hash
             ]
-            if not found:
+            if room is None or not found:
                 return "no_seat"
             claimed = await connection.execute(
-                sa.select(seat_claims.c.user_id).where(
-                    seat_claims.c.room_code == code, seat_claims.c.seat == found[0]
+                sa.select(seat_claims.c.seat, seat_claims.c.user_id).where(
+                    seat_claims.c.room_code == code
                 )
             )
-            holder = claimed.scalar_one_or_none()
+            holders = {seat: holder for seat, holder in claimed}
+            holder = holders.get(found[0])
             if holder is not None:
                 return found[0] if holder == user_id else "seat_claimed"
+            if user_id in holders.values() and ladder_of(room.game, room.rules) is not None:
+                return "second_seat"
             await connection.execute(
                 seat_claims.insert().values(
                     room_code=code, seat=found[0], user_id=user_id, claimed_at=now
                 )
             )
             return found[0]
+
+    async def seats_in_room(self, user_id: int, code: str) -> list[int]:
+        """The seats of room ``code`` the user claimed."""
+        async with self._engine().connect() as connection:
+            result = await connection.execute(
+                sa.select(seat_claims.c.seat)
+                .where(seat_claims.c.user_id == user_id, seat_claims.c.room_code == code)
+                .order_by(seat_claims.c.seat)
+            )
+            return [seat for (seat,) in result]
 
     async def seats_of(self, user_id: int) -> list[tuple[str, int]]:
         """(room code, seat) of every seat the user claimed, oldest first."""

@@ -93,9 +93,13 @@ users = sa.Table(
     sa.Column("name", sa.String(USER_NAME_LENGTH), nullable=False),
     # Unique: two names that differ in case or Unicode form only are one name.
     sa.Column("name_key", sa.String(NAME_KEY_LENGTH), nullable=False, unique=True),
+    # Unique: two names that look alike (one TR39 skeleton, hashed) are one name
+    # (migration 0007; empty for an older account that looked like an older one).
+    sa.Column("name_skeleton", sa.String(64), nullable=True),
     # Argon2id, in its PHC string form (parameters and salt included).
     sa.Column("password_hash", sa.String(200), nullable=False),
     sa.Column("created_at", sa.Float, nullable=False),
+    sa.Index("ux_users_name_skeleton", "name_skeleton", unique=True),
 )
 
 sessions = sa.Table(

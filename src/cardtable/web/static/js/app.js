@@ -38,6 +38,7 @@ async function games() {
 
 function nav() {
   const box = document.getElementById("topnav");
+  box.classList.remove("open"); // a page opened from the menu closes it
   box.replaceChildren(
     h("a", { href: "#/" }, t("web.nav.home")),
     h("a", { href: "#/learn", id: "learn-link" }, t("lesson.ui.nav")),
@@ -46,12 +47,29 @@ function nav() {
     h("a", { href: "#/lobby", id: "lobby-link" }, t("web.nav.lobby")),
     h("a", { href: "#/leaderboard", id: "leaderboard-link" }, t("web.nav.leaderboard")),
     h("a", { href: "#/account", id: "account-link" }, accountName() || t("web.nav.account")));
+  menuButton(box);
   document.getElementById("lang-label").textContent = t("web.nav.language");
   document.getElementById("lang").value = language();
 }
 
+// On a phone the top bar has room for "Home" only (style.css): the other pages (the
+// lessons, the rules, the lobby...) are behind this button, which opens them as a list.
+function menuButton(box) {
+  let button = document.getElementById("nav-menu");
+  if (!button) {
+    button = h("button", { type: "button", class: "navmenu", id: "nav-menu", "aria-controls": "topnav" });
+    listen(button, "click", () => {
+      const open = box.classList.toggle("open");
+      button.setAttribute("aria-expanded", String(open));
+    });
+    box.before(button);
+  }
+  button.textContent = t("web.nav.menu");
+  button.setAttribute("aria-expanded", String(box.classList.contains("open")));
+}
+
 // --- home ---------------------------------------------------------------------------
-const homeState = { game: localStorage.getItem("cardtable.game") || "skyjo", values: {}, seats: {}, code: "", public: false };
+const homeState = { game: localStorage.getItem("cardtable.game") || "skyjo", values: {}, seats: {}, code: "", public: false, coach: false };
 
 async function renderHome() {
   const list = await games();
@@ -69,7 +87,8 @@ async function renderHome() {
     const select = h("select", { id: `seat-${seat}`, "aria-label": t("web.lobby.seat_kind", { n: seat + 1 }) },
       h("option", { value: "human", selected: chosen === "human" }, t("web.home.human")),
       info.bots.map((bot) => h("option", { value: bot, selected: chosen === bot }, t(`web.bot.${bot}`))));
-    listen(select, "change", (e) => { seatKinds[seat] = e.currentTarget.value; });
+    // A person in a seat or none: whether the coach may be chosen (redrawn).
+    listen(select, "change", (e) => { seatKinds[seat] = e.currentTarget.value; unpressed(renderHome); });
     seatList.append(h("li", { class: "seat" }, h("span", { class: "seatname" }, t("web.seat.n", { n: seat + 1 })), select));
   }
   const picker = h("div", { class: "gamepick", role: "radiogroup", "aria-label": t("web.home.pick_game") },
@@ -89,6 +108,7 @@ async function renderHome() {
     h("p", {}, h("label", { class: "check", for: "create-public" },
       h("input", { type: "checkbox", id: "create-public", checked: homeState.public, onchange: (e) => { homeState.public = e.currentTarget.checked; } }),
       " ", t("web.tableopt.public"))),
+    coachChoice(info, players),
     h("p", {}, h("button", { type: "submit", class: "primary big", id: "create" }, t("web.home.create_button"))));
   const codeInput = h("input", { id: "join-code", maxlength: ROOM_CODE_LENGTH, value: homeState.code, oninput: (e) => { homeState.code = e.currentTarget.value; }, autocomplete: "off", autocapitalize: "characters", "aria-label": t("web.home.code") });
   const joinForm = h("form", { class: "panel joinbox", onsubmit: (e) => {
@@ -114,6 +134,27 @@ async function renderHome() {
   if (document.body.dataset.page === "home" && app.firstElementChild && app.firstElementChild.classList.contains("home")) patch(app, fresh);
   else app.replaceChildren(fresh);
   document.body.dataset.page = "home";
+}
+
+// The practice coach (docs/protocol.md, "The practice coach"): for one person against
+// bots, so it is offered only while every other seat is a bot.
+function coachChoice(info, players) {
+  const allowed = againstBots(info, players);
+  return h("p", {}, h("label", { class: "check", for: "create-coach" },
+    h("input", {
+      type: "checkbox", id: "create-coach", checked: allowed && homeState.coach, disabled: !allowed,
+      "aria-describedby": allowed ? null : "create-coach-hint",
+      onchange: (e) => { homeState.coach = e.currentTarget.checked; },
+    }),
+    " ", t("web.tableopt.coach")),
+  allowed ? null : h("span", { class: "muted small", id: "create-coach-hint" }, " ", t("web.home.coach_bots_only")));
+}
+
+function againstBots(info, players) {
+  for (let seat = 1; seat < players; seat++) {
+    if ((homeState.seats[info.game][seat] || info.default_bot) === "human") return false;
+  }
+  return true;
 }
 
 // The player count chosen, within the game's range.
@@ -142,6 +183,7 @@ async function create(info, rawName) {
   }
   const body = { game: info.game, options, seats, name };
   if (homeState.public) body.table = { public: true };
+  if (homeState.coach && againstBots(info, players)) body.table = { ...body.table, coach: true };
   const res = await api("/api/rooms", { method: "POST", body });
   if (!res.ok) { toast(() => errorText(res.data)); return; }
   rememberSeat(res.data.code, { seat: res.data.seat, token: res.data.token, host_token: res.data.host_token, name });

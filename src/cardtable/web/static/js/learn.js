@@ -127,9 +127,14 @@ export function openLesson(game, app) {
     ask([]);
   }
 
+  // The first real game: started at once (the learner lands at a running table, not in a
+  // lobby), with the practice coach, who says when a move was clearly worse.
   async function playReal() {
     const name = (playerName() || t("lesson.ui.you")).trim();
-    const body = { game, options: { players: 2 }, seats: [{ kind: "human" }, { kind: "bot", bot: EASY_BOT }], name };
+    const body = {
+      game, options: { players: 2 }, seats: [{ kind: "human" }, { kind: "bot", bot: EASY_BOT }], name,
+      table: { coach: true }, start: true,
+    };
     const res = await api("/api/rooms", { method: "POST", body });
     if (!res.ok) { toast(() => errorText(res.data)); return; }
     rememberSeat(res.data.code, { seat: res.data.seat, token: res.data.token, host_token: res.data.host_token, name });
@@ -183,7 +188,7 @@ export function openLesson(game, app) {
     // learner's eyes are after a tap on their cards.
     const status = h("section", { class: `panel lessonstatus${feedback ? " answered" : ""}`, "aria-label": t(keys.title) },
       h("div", { role: "status", "aria-live": "polite" }, feedback,
-        answer.done && last ? h("p", { id: "lesson-finished" }, t("lesson.ui.finished")) : null),
+        answer.done && last ? h("p", { id: "lesson-finished" }, t("lesson.ui.finished"), " ", t("lesson.ui.coached")) : null),
       buttons);
     const rctx = {
       me, name, presence: () => null, interactive: !answer.done,
