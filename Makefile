@@ -32,7 +32,7 @@ test: install
 	$(MAKE) --no-print-directory lint; linted=$$?; \
 	wait $$warm; warmed=$$?; cat $(VENV)/warm.log; \
 	test $$linted -eq 0 && test $$warmed -eq 0
-	$(BIN)/python -m pytest -n 3 --durations=10
+	$(BIN)/python -m pytest -n 3 --dist loadgroup --durations=10
 
 # The batch engines' 10,000-game cross-checks against the reference engines (about ten
 # minutes of CPU, and 2.4 hours more for the compiled hard bots, which the Python bots
