@@ -25,8 +25,10 @@ lint: install
 # The compiled engines' kernels are compiled once, before the workers start, into the
 # cache they all share (`cardtable fast warm`: a process per game), while ruff and mypy
 # run; its lines are shown after theirs. The tests wait on browsers and servers much of
-# the time, so three workers keep two cores busier than two; pytest then prints the ten
-# slowest tests.
+# the time, so three workers keep two cores busier than two. The long tests (browser,
+# then server) are handed out first and each browser test module goes whole to one
+# worker (--dist loadgroup, groups and order in tests/conftest.py), so the short tests
+# fill the end; pytest then prints the ten slowest tests.
 test: install
 	$(BIN)/cardtable fast warm > $(VENV)/warm.log 2>&1 & warm=$$!; \
 	$(MAKE) --no-print-directory lint; linted=$$?; \

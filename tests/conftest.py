@@ -32,8 +32,10 @@ def _rank(item: pytest.Item) -> int:
 
 # Before xdist's worker reads the groups (it names each test after its group).
 @pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     items.sort(key=_rank)  # a stable sort: each folder keeps the collection's order
+    if not config.pluginmanager.hasplugin("xdist"):
+        return  # (-p no:xdist) its mark would be unknown
     for item in items:
         if item.path.is_relative_to(WEB):
             item.add_marker(pytest.mark.xdist_group(f"web-{item.path.stem}"))
