@@ -42,12 +42,33 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Any]:
+    """One Chromium for all the browser tests a worker runs in a row: a launch costs
+    seconds, a context (what each test opens its pages in) a fraction of one. pytest closes
+    it as soon as the worker turns to a test outside tests/web, where it would be in the
+    way: Playwright's sync API keeps an event loop running in this thread, and
+    asyncio.run fails there (so a web test that needs asyncio runs it in another thread)."""
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture(autouse=True)
+def _contexts_closed(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Close the contexts a test opened and left open: their pages would go on running
+    (timers, a socket reconnecting to a server since stopped) in the shared browser while
+    the next tests run. The contexts of module fixtures, opened before, are left alone."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    shared = request.getfixturevalue("browser")
+    before = set(shared.contexts)
+    yield
+    for context in shared.contexts:
+        if context not in before:
+            context.close()
 
 
 @pytest.fixture

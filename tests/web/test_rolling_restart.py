@@ -20,9 +20,11 @@ __all__ = ["postgres_cluster"]  # the fixture of the PostgreSQL tests
 
 @pytest.fixture(scope="module")
 def database(postgres_cluster: Cluster) -> str:
-    """A fresh PostgreSQL database, made before the browser starts (Playwright's sync
-    API keeps an event loop running in this thread, where asyncio.run fails)."""
-    return postgres_cluster.create_database()
+    """A fresh PostgreSQL database, made in another thread: the browser the web tests
+    share may be running already, and Playwright's sync API keeps an event loop running
+    in this thread, where asyncio.run fails."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(postgres_cluster.create_database).result()
 
 
 def _rows(url: str, sql: str, **params: Any) -> list[Any]:
