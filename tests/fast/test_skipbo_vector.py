@@ -1,5 +1,5 @@
 """The Skip-Bo vector env on the batch engine returns what the reference vector env
-returns: the same observations (the layout of cardtable.rl.skipbo_obs), masks, rewards,
+returns: the same observations (the layout of cardtable.encoders.skipbo_obs), masks, rewards,
 flags and infos, step by step."""
 
 from __future__ import annotations

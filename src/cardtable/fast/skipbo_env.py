@@ -1,7 +1,7 @@
 """Compiled kernels of the Skip-Bo vector environment: one learner seat a game, the
 other seats played by compiled bots, observations and masks for every game.
 
-The observation is the float32 vector of :func:`cardtable.rl.skipbo_obs.skipbo_layout`,
+The observation is the float32 vector of :func:`cardtable.encoders.skipbo_obs.skipbo_layout`,
 written field by field in the same order (the tests require it to equal
 ``SkipBoEncoder.encode_state`` for every position of the same games); the mask is the
 learner's legal actions (all 0 when another seat is to move or the game is over). Each
@@ -16,7 +16,7 @@ from . import skipbo_kernels as k
 from .compiled import inline_kernel, kernel
 from .skipbo_bots import bot_action
 
-#: Scores are clipped to this, as in cardtable.rl.skipbo_obs.
+#: Scores are clipped to this, as in cardtable.encoders.skipbo_obs.
 SCORE_HIGH = 1_000_000
 #: Reward kinds and moments (cardtable.rl.common).
 WIN, SCORE = 0, 1

@@ -1,7 +1,7 @@
 """Compiled kernels of the Skyjo vector environment: one learner seat a game, the
 other seats played by compiled bots, observations and masks for every game.
 
-The observation is the float32 vector of :func:`cardtable.rl.skyjo_obs.skyjo_layout`,
+The observation is the float32 vector of :func:`cardtable.encoders.skyjo_obs.skyjo_layout`,
 written field by field in the same order (the tests require it to equal
 ``SkyjoEncoder.encode_state`` for every position of the same games); the mask is the
 learner's legal actions (all 0 when another seat is to move or the game is over).
@@ -16,7 +16,7 @@ from . import skyjo_kernels as k
 from .compiled import inline_kernel, kernel
 from .skyjo_bots import bot_action
 
-#: Totals are clipped to this range, as in cardtable.rl.skyjo_obs.
+#: Totals are clipped to this range, as in cardtable.encoders.skyjo_obs.
 TOTAL_LOW = -1000
 TOTAL_HIGH = 1288
 #: Reward kinds and moments (cardtable.rl.common).

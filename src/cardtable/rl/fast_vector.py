@@ -41,10 +41,10 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ..core import Game, IllegalMoveError, RulesBase
+from ..encoders.layout import Layout
 from ..fast import env_common as common
 from ..fast import pcg64
 from .common import check_max_steps, check_reward_options, check_seat_options, resolve_rules
-from .layout import Layout
 from .vector import DISABLED, NEXT_STEP, SAME_STEP, reset_choice, reset_seeds
 
 if TYPE_CHECKING:
@@ -363,7 +363,7 @@ class SkyjoFastVectorEnv(FastVectorEnv):
 
     @staticmethod
     def _layout(players: int) -> Layout:
-        from .skyjo_obs import skyjo_layout
+        from ..encoders.skyjo_obs import skyjo_layout
 
         return skyjo_layout(players)
 
@@ -409,7 +409,7 @@ class SkipBoFastVectorEnv(FastVectorEnv):
 
     @staticmethod
     def _layout(players: int) -> Layout:
-        from .skipbo_obs import skipbo_layout
+        from ..encoders.skipbo_obs import skipbo_layout
 
         return skipbo_layout(players)
 
