@@ -19,6 +19,7 @@ from cardtable.rl.evaluate import Evaluation, evaluate  # noqa: E402
 from cardtable.rl.gym_env import make_vector_env  # noqa: E402
 from cardtable.rl.policy_net import MASKED, PolicyNet, export_weights  # noqa: E402
 from cardtable.rl.train import TrainConfig, Trainer, parse_args  # noqa: E402
+from cardtable.rl.training_plot import plot_training  # noqa: E402
 
 #: A tiny setting: two-player Skyjo against the random bot, a small network.
 TINY = {
@@ -124,6 +125,9 @@ def test_a_resumed_run_continues_as_the_uninterrupted_run(tmp_path: Path) -> Non
 
     assert log("whole") == log("parts")
     assert json.loads((tmp_path / "parts" / "config.json").read_text())["updates"] == 4
+    # The curves of docs/rl.md are drawn from the log.
+    plot_training(tmp_path / "parts", tmp_path / "curves.png")
+    assert (tmp_path / "curves.png").read_bytes().startswith(b"\x89PNG")
 
 
 def test_resuming_with_other_settings_is_refused(tmp_path: Path) -> None:
