@@ -15,6 +15,7 @@ pytest.importorskip("numba")
 import numpy as np  # noqa: E402
 
 from cardtable.bots.learned_net import load_weights  # noqa: E402
+from cardtable.fast.skyjo_bots import TOURNAMENT_NAMES  # noqa: E402
 from cardtable.rl.evaluate import Evaluation, evaluate  # noqa: E402
 from cardtable.rl.gym_env import make_vector_env  # noqa: E402
 from cardtable.rl.policy_net import MASKED, PolicyNet, export_weights  # noqa: E402
@@ -138,3 +139,20 @@ def test_resuming_with_other_settings_is_refused(tmp_path: Path) -> None:
         parse_args(["skyjo", str(folder), "--envs", "16"])
     with pytest.raises(SystemExit, match="holds a skyjo run, not skipbo"):
         parse_args(["skipbo", str(folder)])
+
+
+def test_groups_of_envs_meet_different_opponents(tmp_path: Path) -> None:
+    """``--opponents "random;hard"``: half the envs against ``random``, half against
+    ``hard`` (the compiled bots' codes in each group's env), trained together."""
+    settings = {**TINY, "envs": 8, "horizon": 8, "minibatch": 32, "eval_games": 8}
+    settings["opponents"] = "random;hard"
+    config = TrainConfig(game="skyjo", updates=1, eval_every=1, checkpoint_every=1, **settings)
+    trainer = Trainer(config, tmp_path / "run")
+    assert [env.num_envs for env in trainer.envs] == [4, 4]
+    rows = trainer.run(progress=False)
+    assert rows[-1]["steps"] == 8 * 8
+    for env, bot in zip(trainer.envs, ("random", "hard"), strict=True):
+        opponents = [env.kinds[b, s] for b in range(4) for s in range(2) if s != env.seats[b]]
+        assert set(opponents) == {TOURNAMENT_NAMES.index(bot)}
+    with pytest.raises(SystemExit, match="does not split into 3 groups"):
+        Trainer(TrainConfig(game="skyjo", envs=8, opponents="random;greedy;hard"), tmp_path / "x")

@@ -83,8 +83,15 @@ class TrainConfig:
             rules["stock_size"] = self.stock
         return rules
 
-    def opponent_list(self) -> list[str]:
-        return self.opponents.split(",")
+    def opponent_groups(self) -> list[str | list[str]]:
+        """The opponents of each group of envs: ``"greedy;hard"`` plays half the envs
+        against ``greedy`` and half against ``hard``; ``"greedy,hard"`` (three players)
+        gives the two other seats one bot each."""
+        return [_seat_bots(group) for group in self.opponents.split(";")]
+
+
+def _seat_bots(names: str) -> str | list[str]:
+    return names.split(",") if "," in names else names
 
 
 def encoder_version(game: str) -> int:
@@ -120,19 +127,25 @@ class Trainer:
         self.folder = folder
         torch.set_num_threads(config.threads)
         torch.manual_seed(config.seed)
-        self.env: Any = make_vector_env(
-            config.game,
-            config.envs,
-            engine="fast",
-            rules=config.rules(),
-            opponents=config.opponent_list() if "," in config.opponents else config.opponents,
-            seat=None,
-            reward=config.reward,
-            reward_at=config.reward_at,
-            autoreset_mode="SameStep",
-        )
+        groups = config.opponent_groups()
+        if config.envs % len(groups):
+            raise SystemExit(f"--envs {config.envs} does not split into {len(groups)} groups")
+        self.envs: list[Any] = [
+            make_vector_env(
+                config.game,
+                config.envs // len(groups),
+                engine="fast",
+                rules=config.rules(),
+                opponents=opponents,
+                seat=None,
+                reward=config.reward,
+                reward_at=config.reward_at,
+                autoreset_mode="SameStep",
+            )
+            for opponents in groups
+        ]
         self.num_actions = get_game(config.game).num_actions
-        mean, inv_std = _normalizer(self.env, config.seed)
+        mean, inv_std = _normalizer(self.envs[0], config.seed)
         self.net = PolicyNet(mean, inv_std, self.num_actions, config.hidden)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config.learning_rate, eps=1e-5)
         self.update = 0
@@ -169,8 +182,7 @@ class Trainer:
             all_obs[step], all_masks[step], actions[step] = o, m, action
             logps[step] = log_probs.gather(1, action[:, None]).squeeze(-1)
             values[step] = value
-            obs, reward, terminated, truncated, infos = self.env.step(action.numpy())
-            masks = infos["action_mask"]
+            obs, reward, terminated, truncated, masks = self._step(action.numpy())
             rewards[step] = torch.as_tensor(reward * c.reward_scale, dtype=torch.float32)
             dones[step] = torch.as_tensor(terminated | truncated, dtype=torch.float32)
         with torch.no_grad():
@@ -187,6 +199,25 @@ class Trainer:
         batch = (all_obs, all_masks, actions, logps, advantages, returns)
         flat = tuple(x.reshape(t * n, *x.shape[2:]) for x in batch)
         return flat, obs, masks, float(rewards.mean()) / c.reward_scale
+
+    def _step(self, actions: np.ndarray) -> tuple[np.ndarray, ...]:
+        """Every group's envs step with their slice of ``actions``; the arrays joined."""
+        size = self.config.envs // len(self.envs)
+        parts = [
+            env.step(actions[index * size : (index + 1) * size])
+            for index, env in enumerate(self.envs)
+        ]
+        obs, reward, terminated, truncated = (
+            np.concatenate([part[field] for part in parts]) for field in range(4)
+        )
+        masks = np.concatenate([part[4]["action_mask"] for part in parts])
+        return obs, reward, terminated, truncated, masks
+
+    def _reset(self, seed: int) -> tuple[np.ndarray, np.ndarray]:
+        size = self.config.envs // len(self.envs)
+        parts = [env.reset(seed=seed + index * size) for index, env in enumerate(self.envs)]
+        obs = np.concatenate([part[0] for part in parts])
+        return obs, np.concatenate([part[1]["action_mask"] for part in parts])
 
     def _learn(self, batch: tuple[Any, ...]) -> tuple[float, float, float]:
         c = self.config
@@ -234,12 +265,11 @@ class Trainer:
 
     def evaluate(self) -> Evaluation:
         c = self.config
-        opponents = c.eval_opponents.split(",") if "," in c.eval_opponents else c.eval_opponents
         return evaluate(
             self.weights(),
             c.game,
             c.rules(),
-            opponents,
+            _seat_bots(c.eval_opponents),
             games=c.eval_games,
             seed=c.seed * 7919 + 1,
         )
@@ -272,8 +302,7 @@ class Trainer:
                 writer.writeheader()
             while self.update < c.updates:
                 segment = self.update // c.checkpoint_every
-                obs, infos = self.env.reset(seed=c.seed * 1_000_003 + segment * c.envs)
-                masks = infos["action_mask"]
+                obs, masks = self._reset(c.seed * 1_000_003 + segment * c.envs)
                 end = min((segment + 1) * c.checkpoint_every, c.updates)
                 while self.update < end:
                     started = time.process_time()
