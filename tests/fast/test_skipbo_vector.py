@@ -41,7 +41,7 @@ CASES = [
     },
     # The compiled hard bot (the learner's strongest opponent) plays as HardBot does.
     {"rules": {"players": 2, "stock_size": 5}, "seat": None, "opponents": "hard"},
-    {"rules": {"players": 3, "stock_size": 4}, "opponents": ["hard", "greedy"], "reward": "score"},
+    {"rules": {"players": 3, "stock_size": 5}, "opponents": ["hard", "greedy"], "reward": "score"},
 ]
 MODES = [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP, AutoresetMode.DISABLED]
 

@@ -8,7 +8,8 @@ learner's legal actions (all 0 when another seat is to move or the game is over)
 kernel that lists legal actions takes ``scratch``, room for 197 codes. The opponents
 are the tournament bots (``random``, ``greedy``, ``hard``): every kernel that plays them
 also takes ``hard``'s weights, work arrays and one-game copy
-(:class:`cardtable.fast.skipbo_hard.HardWork`).
+(:class:`cardtable.fast.skipbo_hard.HardWork`), or None for the three when no seat plays
+``hard``.
 
 Rewards: ``WIN``, ``SCORE`` (cardtable.rl.common) and ``STOCK``, the dense reward for
 Skip-Bo self-play and training: each stock card the learner plays pays ``1 / stock
@@ -23,7 +24,7 @@ from ..skipbo.moves import NUM_ACTIONS
 from . import env_common as c
 from . import skipbo_kernels as k
 from .compiled import inline_kernel, kernel
-from .skipbo_bots import tournament_action
+from .skipbo_bots import bot_action, tournament_action
 
 #: Scores are clipped to this, as in cardtable.encoders.skipbo_obs.
 SCORE_HIGH = 1_000_000
@@ -132,6 +133,16 @@ def _win_loss(winners, n, seat):
 
 
 @inline_kernel
+def _opponent_action(bot, st, cfg, b, policy, scratch, params, work, copy):
+    """The move of bot ``bot``. Without ``hard`` among the opponents ``params``, ``work``
+    and ``copy`` are None and numba prunes the branch before typing it: the envs that
+    never meet ``hard`` compile without it (its code would triple the compile time)."""
+    if params is None:
+        return bot_action(bot, st, cfg, b, policy, b, scratch)
+    return tournament_action(bot, st, cfg, b, policy, b, scratch, params, work, copy)
+
+
+@inline_kernel
 def play_bots(st, cfg, policy, kinds, b, seat, kind, scratch, params, work, copy):
     """The bots (``kinds[b, s]``: the bot code of seat ``s``, all drawing from the game's
     one generator ``policy[b]``, as the single-agent env's bots share ``bot_rng``) move
@@ -146,7 +157,7 @@ def play_bots(st, cfg, policy, kinds, b, seat, kind, scratch, params, work, copy
         bot = kinds[b, mover]
         before = ints[b, k.F_ROUNDS_DONE]
         stock = st[k.ST_SLEN][b, mover]
-        action = tournament_action(bot, st, cfg, b, policy, b, scratch, params, work, copy)
+        action = _opponent_action(bot, st, cfg, b, policy, scratch, params, work, copy)
         k.apply(st, cfg, b, action)
         if ints[b, k.F_ROUNDS_DONE] != before:
             rounds += _round_reward(st, cfg, b, seat, kind)

@@ -6,7 +6,8 @@ written field by field in the same order (the tests require it to equal
 ``SkyjoEncoder.encode_state`` for every position of the same games); the mask is the
 learner's legal actions (all 0 when another seat is to move or the game is over).
 The opponents are the tournament bots (``random``, ``greedy``, ``hard``: every kernel
-takes ``hard``'s weights and work array, :func:`cardtable.fast.skyjo_hard.hard_params`).
+takes ``hard``'s weights and work array, :func:`cardtable.fast.skyjo_hard.hard_params`,
+or None for both when no seat plays ``hard``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import numpy as np
 from . import env_common as c
 from . import skyjo_kernels as k
 from .compiled import inline_kernel, kernel
-from .skyjo_bots import tournament_action
+from .skyjo_bots import bot_action, tournament_action
 
 #: Totals are clipped to this range, as in cardtable.encoders.skyjo_obs.
 TOTAL_LOW = -1000
@@ -108,6 +109,16 @@ def learner_mask(st, b, seat, out):
 
 
 @inline_kernel
+def _opponent_action(kind, st, cfg, b, policy, params, work):
+    """The move of bot ``kind``. Without ``hard`` among the opponents ``params`` and
+    ``work`` are None and numba prunes the branch before typing it: the envs that never
+    meet ``hard`` compile without it (its code adds half the kernels' compile time)."""
+    if params is None:
+        return bot_action(kind, st, cfg, b, policy, b)
+    return tournament_action(kind, st, cfg, b, policy, b, params, work)
+
+
+@inline_kernel
 def play_bots(st, cfg, policy, kinds, b, seat, params, work):
     """The bots (``kinds[b, s]``: the bot code of seat ``s``, all drawing from the game's
     one generator ``policy[b]``, as the single-agent env's bots share ``bot_rng``; ``hard``
@@ -116,7 +127,7 @@ def play_bots(st, cfg, policy, kinds, b, seat, params, work):
     ints = st[k.ST_INT]
     while ints[b, k.F_PHASE] != k.OVER and ints[b, k.F_PLAYER] != seat:
         kind = kinds[b, ints[b, k.F_PLAYER]]
-        k.apply(st, cfg, b, tournament_action(kind, st, cfg, b, policy, b, params, work))
+        k.apply(st, cfg, b, _opponent_action(kind, st, cfg, b, policy, params, work))
 
 
 @inline_kernel

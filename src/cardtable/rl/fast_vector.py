@@ -109,6 +109,8 @@ class FastVectorEnv(VectorEnv, abc.ABC):
                 f"the batch engine's opponents are {', '.join(BOT_NAMES)}, not {', '.join(unknown)}"
             )
         opponent_codes = np.array([BOT_NAMES.index(name) for name in names], dtype=np.int64)
+        # The kernels compile without hard unless a seat plays it (see skyjo_env).
+        self._meets_hard = "hard" in names
         if reward not in self._dense_rewards():
             check_reward_options(reward, reward_at)
         elif reward_at not in ("game", "round"):
@@ -386,6 +388,8 @@ class SkyjoFastVectorEnv(FastVectorEnv):
         return SkyjoBatch(rules, size)
 
     def _kernel_extra(self) -> tuple[Any, ...]:
+        if not self._meets_hard:
+            return (None, None)
         from ..bots.skyjo_hard import HardBot
         from ..fast.skyjo_hard import hard_params, work_array
 
@@ -441,6 +445,8 @@ class SkipBoFastVectorEnv(FastVectorEnv):
         from ..bots.skipbo_hard import HARD_WEIGHTS
         from ..fast.skipbo_hard import HardWork, hard_params
 
+        if not self._meets_hard:
+            return (self.batch.scratch, None, None, None)
         work = HardWork(self.rules)
         return (self.batch.scratch, hard_params(HARD_WEIGHTS), work.arrays, work.copy.st)
 
