@@ -107,8 +107,15 @@ def test_a_resumed_run_continues_as_the_uninterrupted_run(tmp_path: Path) -> Non
     settings = {**TINY, "envs": 8, "horizon": 16, "minibatch": 64, "eval_games": 16}
     whole = TrainConfig(game="skyjo", updates=4, checkpoint_every=2, eval_every=2, **settings)
     Trainer(whole, tmp_path / "whole").run(progress=False)
-    first = TrainConfig(game="skyjo", updates=2, checkpoint_every=2, eval_every=2, **settings)
+    first = TrainConfig(game="skyjo", updates=3, checkpoint_every=2, eval_every=2, **settings)
     Trainer(first, tmp_path / "parts").run(progress=False)
+    # Killed after logging update 3 but before its segment's checkpoint (at update 4):
+    # the checkpoint holds update 2, as the last one written before it.
+    Trainer(
+        TrainConfig(game="skyjo", updates=2, checkpoint_every=2, eval_every=2, **settings),
+        tmp_path / "two",
+    ).run(progress=False)
+    (tmp_path / "two" / "checkpoint.pt").replace(tmp_path / "parts" / "checkpoint.pt")
     # The same command again with more updates: it resumes from the checkpoint.
     again, folder, _ = parse_args(["skyjo", str(tmp_path / "parts"), "--updates", "4"])
     assert again.updates == 4 and again.envs == 8

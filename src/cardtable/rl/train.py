@@ -295,6 +295,8 @@ class Trainer:
         (self.folder / "config.json").write_text(json.dumps(asdict(c), indent=2) + "\n")
         log_path = self.folder / "log.csv"
         new_log = not log_path.exists() or self.update == 0
+        if not new_log:
+            _cut_log(log_path, self.update)
         rows: list[dict[str, Any]] = []
         with log_path.open("w" if new_log else "a", newline="") as handle:
             writer = csv.DictWriter(handle, fieldnames=LOG_FIELDS)
@@ -345,6 +347,17 @@ class Trainer:
         if progress:
             print(file=sys.stderr)
         return rows
+
+
+def _cut_log(path: Path, update: int) -> None:
+    """Drop the rows after ``update``: a killed run logged updates its checkpoint does
+    not hold, and the resumed run plays them again."""
+    with path.open(newline="") as handle:
+        rows = [row for row in csv.DictReader(handle) if int(row["update"]) <= update]
+    with path.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=LOG_FIELDS)
+        writer.writeheader()
+        writer.writerows(rows)
 
 
 def _show(row: dict[str, Any], updates: int) -> None:
