@@ -10,6 +10,7 @@ from collections.abc import Sequence
 TOOLS = (
     "bot_speed",
     "bot_sweep",
+    "learned_moves",
     "hard_ablation",
     "expert_experiments",
     "skipbo_decision_screen",

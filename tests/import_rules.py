@@ -30,7 +30,7 @@ ENGINES = frozenset({"skipbo", "skyjo"})
 LEAVES = frozenset({"__init__", "argtypes", "display_names", "i18n", "settings", "statuses"})
 #: What every front end may use: everything below the front ends.
 BELOW_FRONT_ENDS = (
-    frozenset({"core", "games", "rules_options", "bots", "sim", "fast", "lessons"})
+    frozenset({"core", "games", "rules_options", "encoders", "bots", "sim", "fast", "lessons"})
     | ENGINES
     | LEAVES
 )
@@ -52,7 +52,9 @@ ALLOWED: dict[str, frozenset[str] | None] = {
     # The registry loads the engines by name (importlib), importing none of them.
     "games": frozenset({"core"}),
     "rules_options": frozenset({"core", "games"}),
-    "bots": frozenset({"core"}) | ENGINES,
+    # What a seat sees as numbers: the RL envs' observations and the learned bots' input.
+    "encoders": frozenset({"core"}) | ENGINES,
+    "bots": frozenset({"core", "encoders"}) | ENGINES,
     "sim": frozenset({"core", "games", "bots", "argtypes", "fast"}) | ENGINES,
     # Lessons are data over the engines: positions, expected moves, catalog keys.
     "lessons": frozenset({"core", "games"}) | ENGINES,

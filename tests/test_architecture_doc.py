@@ -22,7 +22,18 @@ PLACES = [
     PACKAGE_ROOT,
     *(
         PACKAGE_ROOT / part
-        for part in ("core", "skipbo", "skyjo", "fast", "server", "rl", "tui", "web")
+        for part in (
+            "core",
+            "skipbo",
+            "skyjo",
+            "fast",
+            "encoders",
+            "bots",
+            "server",
+            "rl",
+            "tui",
+            "web",
+        )
     ),
     PACKAGE_ROOT / "web" / "static",
     PACKAGE_ROOT / "web" / "static" / "js",

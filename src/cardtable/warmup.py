@@ -51,8 +51,9 @@ def _warm_vector_envs(game_name: str) -> None:
 
     from .rl.gym_env import make_vector_env
 
-    for illegal in ("penalty", "raise"):
-        envs = make_vector_env(game_name, 2, engine="fast", opponents="greedy", illegal=illegal)
+    # Against hard the kernels are compiled with it (the trainer's envs), else without.
+    for illegal, opponents in (("penalty", "greedy"), ("raise", "greedy"), ("penalty", "hard")):
+        envs = make_vector_env(game_name, 2, engine="fast", opponents=opponents, illegal=illegal)
         _, infos = envs.reset(seed=0)
         rng = np.random.default_rng(0)
         for _ in range(4):

@@ -26,6 +26,9 @@ CASES = [
     },
     {"rules": {"players": 3}, "seat": None, "opponents": ["random", "greedy"]},
     {"rules": {"players": 2, "closer_doubling": False}, "reward": "score", "reward_at": "round"},
+    # The compiled hard bot (the learner's strongest opponent) plays as HardBot does.
+    {"rules": {"players": 3}, "seat": None, "opponents": ["hard", "greedy"]},
+    {"rules": {"players": 4}, "opponents": "hard", "reward": "score", "reward_at": "round"},
 ]
 MODES = [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP, AutoresetMode.DISABLED]
 
@@ -62,8 +65,10 @@ def test_fast_vector_env_same_seed_same_batches_and_bad_calls() -> None:
 
     assert run(3) == run(3)
     assert run(3) != run(4)
-    with pytest.raises(ValueError, match="random, greedy, not hard"):
-        SkyjoFastVectorEnv(2, opponents="hard")
+    with pytest.raises(ValueError, match="random, greedy, hard, not expert"):
+        SkyjoFastVectorEnv(2, opponents="expert")
+    with pytest.raises(ValueError, match="reward must be one of win, score, got 'stock'"):
+        SkyjoFastVectorEnv(2, reward="stock")
     with pytest.raises(ValueError, match="engine"):
         make_vector_env("skyjo", 2, engine="fast", sync=True)
     envs = SkyjoFastVectorEnv(2, {"players": 2}, illegal="raise")

@@ -16,17 +16,3 @@ def test_vector_rollout_example_runs(capsys) -> None:
     report = module.main(["--envs", "4", "--steps", "800", "--max-steps", "30", "--seed", "1"])
     assert report["episodes"] > 0 and report["truncated"] > 0
     assert "episodes" in capsys.readouterr().out
-
-
-def test_maskable_ppo_example_trains_briefly_on_the_unwrapped_env(capsys) -> None:
-    """Where sb3-contrib is installed (it is not a dependency): a few hundred steps."""
-    import pytest
-
-    pytest.importorskip("sb3_contrib")
-    path = EXAMPLE.parent / "train_skyjo_maskable_ppo.py"
-    spec = importlib.util.spec_from_file_location("train_skyjo_maskable_ppo", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    report = module.main(["--steps", "256", "--eval", "4"])
-    assert 0.0 <= report["win_rate_trained"] <= 1.0 and report["steps"] == 256

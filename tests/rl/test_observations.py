@@ -14,10 +14,10 @@ import pytest
 
 from cardtable.bots import make_bot
 from cardtable.core import GameState, Rng
+from cardtable.encoders.skipbo_obs import SkipBoEncoder
+from cardtable.encoders.skyjo_obs import SkyjoEncoder
 from cardtable.games import get_game
 from cardtable.rl.common import action_mask, make_encoder, observation, view_observation
-from cardtable.rl.skipbo_obs import SkipBoEncoder
-from cardtable.rl.skyjo_obs import SkyjoEncoder
 from cardtable.skyjo.state import SkyjoState
 
 CASES = [

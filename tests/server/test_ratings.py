@@ -83,6 +83,8 @@ def test_verdict_rates_accounts_against_bot_levels():
         ({"players": 2}, [HUMAN, bot("hard")], WON, {}, "guest_seat"),
         ({"players": 2}, [HUMAN, HUMAN], WON, {0: 7, 1: 7}, "same_player"),
         ({"players": 2}, [HUMAN, bot("random")], WON, {0: 7}, "unrated_bot"),
+        # A level without a measured seed on the ladders (docs/bots.md, "Learned").
+        ({"players": 2}, [HUMAN, bot("learned")], WON, {0: 7}, "unrated_bot"),
         ({"players": 2}, [bot("hard"), bot("greedy")], WON, {}, "no_account"),
         ({"players": 2}, [HUMAN, bot("hard")], {**WON, "blocked": True}, {0: 7}, "blocked"),
         ({"players": 2}, [HUMAN, bot("hard")], {**WON, "winners": []}, {0: 7}, "blocked"),

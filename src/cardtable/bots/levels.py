@@ -10,13 +10,17 @@ LEVELS: dict[str, str] = {
     "medium": "greedy",
     "hard": "hard",
     "expert": "expert",
+    # Trained, not hand-made (docs/bots.md, "Learned"); unrated on the ladders until
+    # its strength against the others is measured there.
+    "learned": "learned",
 }
-#: The bots of the levels and the random one, weakest first.
+#: The bots of the hand-made levels and the random one, weakest first, then ``learned``:
+#: its strength is per game and per training run (docs/bots.md, "Learned").
 BY_STRENGTH: tuple[str, ...] = ("random", *LEVELS.values())
 
 
 def resolve_bot(game: str, token: str) -> str:
-    """The bot name meant by ``token`` for ``game``: a level (easy, medium, hard, expert)
+    """The bot name meant by ``token`` for ``game``: a level (easy ... expert, learned)
     or a bot name; raises ``KeyError`` naming the levels and bots it knows."""
     known = bot_names(game)
     name = LEVELS.get(token, token)

@@ -13,6 +13,7 @@ from ..skipbo.moves import (
     STOCK_BASE,
 )
 from .base import Bot
+from .learned import LearnedBot
 from .skipbo_expert import SkipBoExpert
 from .skipbo_hard import HardBot, NaiveBot
 
@@ -82,5 +83,6 @@ BOTS: dict[str, Callable[[], Bot]] = {
     "greedy": GreedyBot,
     "naive": NaiveBot,
     "hard": HardBot,
+    "learned": lambda: LearnedBot("skipbo", HardBot),
     "expert": SkipBoExpert,
 }

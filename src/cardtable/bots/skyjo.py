@@ -1,5 +1,6 @@
 """The Skyjo bots by name (``BOTS``, which :func:`cardtable.bots.make_bot` reads):
-``greedy`` (:mod:`.skyjo_greedy`), ``naive`` and ``hard`` (:mod:`.skyjo_hard`) and
+``greedy`` (:mod:`.skyjo_greedy`), ``naive`` and ``hard`` (:mod:`.skyjo_hard`), ``learned``
+(:mod:`.learned`) and
 ``expert`` (:mod:`.skyjo_expert`); ``random`` is generic."""
 
 from __future__ import annotations
@@ -7,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .base import Bot
+from .learned import LearnedBot
 from .skyjo_expert import SkyjoExpert
 from .skyjo_greedy import GreedyBot
 from .skyjo_hard import HardBot, NaiveBot
@@ -18,5 +20,6 @@ BOTS: dict[str, Callable[[], Bot]] = {
     "greedy": GreedyBot,
     "naive": NaiveBot,
     "hard": HardBot,
+    "learned": lambda: LearnedBot("skyjo", HardBot),
     "expert": SkyjoExpert,
 }

@@ -1,11 +1,21 @@
 """Compiled kernels of the Skip-Bo vector environment: one learner seat a game, the
 other seats played by compiled bots, observations and masks for every game.
 
-The observation is the float32 vector of :func:`cardtable.rl.skipbo_obs.skipbo_layout`,
+The observation is the float32 vector of :func:`cardtable.encoders.skipbo_obs.skipbo_layout`,
 written field by field in the same order (the tests require it to equal
 ``SkipBoEncoder.encode_state`` for every position of the same games); the mask is the
 learner's legal actions (all 0 when another seat is to move or the game is over). Each
-kernel that lists legal actions takes ``scratch``, room for 197 codes.
+kernel that lists legal actions takes ``scratch``, room for 197 codes. The opponents
+are the tournament bots (``random``, ``greedy``, ``hard``): every kernel that plays them
+also takes ``hard``'s weights, work arrays and one-game copy
+(:class:`cardtable.fast.skipbo_hard.HardWork`), or None for the three when no seat plays
+``hard``.
+
+Rewards: ``WIN``, ``SCORE`` (cardtable.rl.common) and ``STOCK``, the dense reward for
+Skip-Bo self-play and training: each stock card the learner plays pays ``1 / stock
+size``, each one another seat plays costs ``1 / ((players - 1) stock size)``; the card
+that empties a stock ends the round and is paid by the win reward instead (``+1`` to the
+round's or game's winners, ``-1`` to the others, as ``WIN``).
 """
 
 from __future__ import annotations
@@ -14,12 +24,12 @@ from ..skipbo.moves import NUM_ACTIONS
 from . import env_common as c
 from . import skipbo_kernels as k
 from .compiled import inline_kernel, kernel
-from .skipbo_bots import bot_action
+from .skipbo_bots import bot_action, tournament_action
 
-#: Scores are clipped to this, as in cardtable.rl.skipbo_obs.
+#: Scores are clipped to this, as in cardtable.encoders.skipbo_obs.
 SCORE_HIGH = 1_000_000
 #: Reward kinds and moments (cardtable.rl.common).
-WIN, SCORE = 0, 1
+WIN, SCORE, STOCK = 0, 1, 2
 AT_GAME, AT_ROUND = 0, 1
 _ONE_HOT = k.CARDS + 1  # 0..12 and "empty"
 _DEPTH = 2
@@ -123,20 +133,37 @@ def _win_loss(winners, n, seat):
 
 
 @inline_kernel
-def play_bots(st, cfg, policy, kinds, b, seat, kind, scratch):
+def _opponent_action(bot, st, cfg, b, policy, scratch, params, work, copy):
+    """The move of bot ``bot``. Without ``hard`` among the opponents ``params``, ``work``
+    and ``copy`` are None and numba prunes the branch before typing it: the envs that
+    never meet ``hard`` compile without it (its code would triple the compile time)."""
+    if params is None:
+        return bot_action(bot, st, cfg, b, policy, b, scratch)
+    return tournament_action(bot, st, cfg, b, policy, b, scratch, params, work, copy)
+
+
+@inline_kernel
+def play_bots(st, cfg, policy, kinds, b, seat, kind, scratch, params, work, copy):
     """The bots (``kinds[b, s]``: the bot code of seat ``s``, all drawing from the game's
     one generator ``policy[b]``, as the single-agent env's bots share ``bot_rng``) move
-    until ``seat`` is to move or the game is over; the learner's reward of ``kind`` for
-    the rounds they finished (each move ends at most one round)."""
+    until ``seat`` is to move or the game is over. The learner's rewards of ``kind``:
+    for the rounds they finished (each move ends at most one round), and ``STOCK``'s
+    cost of their stock cards."""
     ints = st[k.ST_INT]
-    earned = 0.0
+    rounds = 0.0
+    dense = 0.0
     while not ints[b, k.F_OVER] and ints[b, k.F_CURRENT] != seat:
-        bot = kinds[b, ints[b, k.F_CURRENT]]
+        mover = ints[b, k.F_CURRENT]
+        bot = kinds[b, mover]
         before = ints[b, k.F_ROUNDS_DONE]
-        k.apply(st, cfg, b, bot_action(bot, st, cfg, b, policy, b, scratch))
+        stock = st[k.ST_SLEN][b, mover]
+        action = _opponent_action(bot, st, cfg, b, policy, scratch, params, work, copy)
+        k.apply(st, cfg, b, action)
         if ints[b, k.F_ROUNDS_DONE] != before:
-            earned += _round_reward(st, cfg, b, seat, kind)
-    return earned
+            rounds += _round_reward(st, cfg, b, seat, kind)
+        elif kind == STOCK and st[k.ST_SLEN][b, mover] < stock:
+            dense -= 1.0 / ((cfg[k.C_PLAYERS] - 1) * cfg[k.C_STOCK])
+    return rounds, dense
 
 
 @inline_kernel
@@ -154,14 +181,15 @@ def legal_for(st, cfg, games, actions, out):
 
 
 @inline_kernel
-def _deal(st, cfg, ev, conf, b, scratch):
+def _deal(st, cfg, ev, conf, b, scratch, params, work, copy):
     """Env ``b``'s next game, dealt from its stream as the single-agent env's ``deal``
     does: the bots play up to the learner (what they earn is paid to nobody; a deal
     they finish is replaced by the next one). The learner's seat."""
     seat = c.begin_deal(ev, conf, b, cfg[k.C_PLAYERS])
     while True:
         k.new_game(st, cfg, b, c.game_seed(ev, b))
-        play_bots(st, cfg, ev[c.E_POLICY], ev[c.E_KINDS], b, seat, WIN, scratch)
+        policy, kinds = ev[c.E_POLICY], ev[c.E_KINDS]
+        play_bots(st, cfg, policy, kinds, b, seat, WIN, scratch, params, work, copy)
         if not st[k.ST_INT][b, k.F_OVER]:
             return seat
 
@@ -173,11 +201,11 @@ def _observe(st, cfg, b, seat, observations, masks, scratch):
 
 
 @kernel
-def deal_envs(st, cfg, ev, conf, games, out, scratch):
+def deal_envs(st, cfg, ev, conf, games, out, scratch, params, work, copy):
     """``reset``: deal each listed env's next game; its observation and mask."""
     for i in range(games.shape[0]):
         b = games[i]
-        seat = _deal(st, cfg, ev, conf, b, scratch)
+        seat = _deal(st, cfg, ev, conf, b, scratch, params, work, copy)
         ev[c.E_STATE][b] = c.PLAYING
         _observe(st, cfg, b, seat, out[c.O_OBS], out[c.O_MASK], scratch)
 
@@ -192,26 +220,33 @@ def _ends(st, cfg, b, ends):
 
 
 @inline_kernel
-def _learner_move(st, cfg, ev, b, seat, action, kind, at, scratch):
+def _learner_move(st, cfg, ev, b, seat, action, kind, at, scratch, params, work, copy):
     """The learner's legal ``action``, the bots' replies; the learner's reward."""
     ints = st[k.ST_INT]
     before = ints[b, k.F_ROUNDS_DONE]
+    stock = st[k.ST_SLEN][b, seat]
     k.apply(st, cfg, b, action)
-    earned = 0.0
+    rounds = 0.0
+    dense = 0.0
     if ints[b, k.F_ROUNDS_DONE] != before:
-        earned = _round_reward(st, cfg, b, seat, kind)
-    earned += play_bots(st, cfg, ev[c.E_POLICY], ev[c.E_KINDS], b, seat, kind, scratch)
+        rounds = _round_reward(st, cfg, b, seat, kind)
+    elif kind == STOCK and st[k.ST_SLEN][b, seat] < stock:
+        dense = 1.0 / cfg[k.C_STOCK]
+    policy, kinds = ev[c.E_POLICY], ev[c.E_KINDS]
+    more, cost = play_bots(st, cfg, policy, kinds, b, seat, kind, scratch, params, work, copy)
+    rounds += more
+    dense += cost
     if at == AT_ROUND:
-        return earned
+        return rounds + dense
     if not ints[b, k.F_OVER]:
-        return 0.0
+        return dense
     if kind == SCORE:
         return float(st[k.ST_FINAL][b, seat])
-    return _win_loss(ints[b, k.F_WINNERS], cfg[k.C_PLAYERS], seat)
+    return _win_loss(ints[b, k.F_WINNERS], cfg[k.C_PLAYERS], seat) + dense
 
 
 @kernel
-def step_envs(st, cfg, ev, conf, penalty, actions, out, scratch):
+def step_envs(st, cfg, ev, conf, penalty, actions, out, scratch, params, work, copy):
     """``step``: every env ``b`` plays ``actions[b]`` (if legal, with the bots' replies
     and the reward; else the ``penalty`` and nothing moves), or is dealt its next game
     if its autoreset is due; ended episodes are handled by the autoreset mode; then
@@ -224,7 +259,7 @@ def step_envs(st, cfg, ev, conf, penalty, actions, out, scratch):
     for b in range(actions.shape[0]):
         seat = seats[b]
         if state[b] == c.RESET_DUE:
-            seat = _deal(st, cfg, ev, conf, b, scratch)
+            seat = _deal(st, cfg, ev, conf, b, scratch, params, work, copy)
             state[b] = c.PLAYING
             c.quiet(out, b)
         else:
@@ -232,7 +267,9 @@ def step_envs(st, cfg, ev, conf, penalty, actions, out, scratch):
             reward = penalty
             illegal = not k.is_legal(st, cfg, b, action)
             if not illegal:
-                reward = _learner_move(st, cfg, ev, b, seat, action, kind, at, scratch)
+                reward = _learner_move(
+                    st, cfg, ev, b, seat, action, kind, at, scratch, params, work, copy
+                )
             else:
                 status |= c.ILLEGAL
             over = ints[b, k.F_OVER] != 0
@@ -248,6 +285,6 @@ def step_envs(st, cfg, ev, conf, penalty, actions, out, scratch):
                 else:  # SAME_STEP: keep the last observation, deal the next game
                     final_obs, final_masks = out[c.O_FINAL_OBS], out[c.O_FINAL_MASK]
                     _observe(st, cfg, b, seat, final_obs, final_masks, scratch)
-                    seat = _deal(st, cfg, ev, conf, b, scratch)
+                    seat = _deal(st, cfg, ev, conf, b, scratch, params, work, copy)
         _observe(st, cfg, b, seat, observations, masks, scratch)
     return status

@@ -1,10 +1,13 @@
 """Compiled kernels of the Skyjo vector environment: one learner seat a game, the
 other seats played by compiled bots, observations and masks for every game.
 
-The observation is the float32 vector of :func:`cardtable.rl.skyjo_obs.skyjo_layout`,
+The observation is the float32 vector of :func:`cardtable.encoders.skyjo_obs.skyjo_layout`,
 written field by field in the same order (the tests require it to equal
 ``SkyjoEncoder.encode_state`` for every position of the same games); the mask is the
 learner's legal actions (all 0 when another seat is to move or the game is over).
+The opponents are the tournament bots (``random``, ``greedy``, ``hard``: every kernel
+takes ``hard``'s weights and work array, :func:`cardtable.fast.skyjo_hard.hard_params`,
+or None for both when no seat plays ``hard``).
 """
 
 from __future__ import annotations
@@ -14,9 +17,9 @@ import numpy as np
 from . import env_common as c
 from . import skyjo_kernels as k
 from .compiled import inline_kernel, kernel
-from .skyjo_bots import bot_action
+from .skyjo_bots import bot_action, tournament_action
 
-#: Totals are clipped to this range, as in cardtable.rl.skyjo_obs.
+#: Totals are clipped to this range, as in cardtable.encoders.skyjo_obs.
 TOTAL_LOW = -1000
 TOTAL_HIGH = 1288
 #: Reward kinds and moments (cardtable.rl.common).
@@ -106,14 +109,25 @@ def learner_mask(st, b, seat, out):
 
 
 @inline_kernel
-def play_bots(st, cfg, policy, kinds, b, seat):
+def _opponent_action(kind, st, cfg, b, policy, params, work):
+    """The move of bot ``kind``. Without ``hard`` among the opponents ``params`` and
+    ``work`` are None and numba prunes the branch before typing it: the envs that never
+    meet ``hard`` compile without it (its code adds half the kernels' compile time)."""
+    if params is None:
+        return bot_action(kind, st, cfg, b, policy, b)
+    return tournament_action(kind, st, cfg, b, policy, b, params, work)
+
+
+@inline_kernel
+def play_bots(st, cfg, policy, kinds, b, seat, params, work):
     """The bots (``kinds[b, s]``: the bot code of seat ``s``, all drawing from the game's
-    one generator ``policy[b]``, as the single-agent env's bots share ``bot_rng``) move
-    until ``seat`` is to move or the game is over."""
+    one generator ``policy[b]``, as the single-agent env's bots share ``bot_rng``; ``hard``
+    with its weights ``params`` and work array ``work``) move until ``seat`` is to move
+    or the game is over."""
     ints = st[k.ST_INT]
     while ints[b, k.F_PHASE] != k.OVER and ints[b, k.F_PLAYER] != seat:
         kind = kinds[b, ints[b, k.F_PLAYER]]
-        k.apply(st, cfg, b, bot_action(kind, st, cfg, b, policy, b))
+        k.apply(st, cfg, b, _opponent_action(kind, st, cfg, b, policy, params, work))
 
 
 @inline_kernel
@@ -163,14 +177,14 @@ def legal_for(st, games, actions, out):
 
 
 @inline_kernel
-def _deal(st, cfg, ev, conf, b):
+def _deal(st, cfg, ev, conf, b, params, work):
     """Env ``b``'s next game, dealt from its stream as the single-agent env's ``deal``
     does: the bots play up to the learner (a deal they finish is replaced by the
     next one). The learner's seat."""
     seat = c.begin_deal(ev, conf, b, cfg[k.C_PLAYERS])
     while True:
         k.new_game(st, cfg, b, c.game_seed(ev, b))
-        play_bots(st, cfg, ev[c.E_POLICY], ev[c.E_KINDS], b, seat)
+        play_bots(st, cfg, ev[c.E_POLICY], ev[c.E_KINDS], b, seat, params, work)
         if st[k.ST_INT][b, k.F_PHASE] != k.OVER:
             return seat
 
@@ -182,11 +196,11 @@ def _observe(st, cfg, b, seat, observations, masks):
 
 
 @kernel
-def deal_envs(st, cfg, ev, conf, games, out):
+def deal_envs(st, cfg, ev, conf, games, out, params, work):
     """``reset``: deal each listed env's next game; its observation and mask."""
     for i in range(games.shape[0]):
         b = games[i]
-        seat = _deal(st, cfg, ev, conf, b)
+        seat = _deal(st, cfg, ev, conf, b, params, work)
         ev[c.E_STATE][b] = c.PLAYING
         _observe(st, cfg, b, seat, out[c.O_OBS], out[c.O_MASK])
 
@@ -208,7 +222,7 @@ def _ends(st, cfg, b, ends):
 
 
 @kernel
-def step_envs(st, cfg, ev, conf, penalty, actions, out):
+def step_envs(st, cfg, ev, conf, penalty, actions, out, params, work):
     """``step``: every env ``b`` plays ``actions[b]`` (if legal, with the bots' replies
     and the reward; else the ``penalty`` and nothing moves), or is dealt its next game
     if its autoreset is due; ended episodes are handled by the autoreset mode; then
@@ -221,7 +235,7 @@ def step_envs(st, cfg, ev, conf, penalty, actions, out):
     for b in range(actions.shape[0]):
         seat = seats[b]
         if state[b] == c.RESET_DUE:
-            seat = _deal(st, cfg, ev, conf, b)
+            seat = _deal(st, cfg, ev, conf, b, params, work)
             state[b] = c.PLAYING
             c.quiet(out, b)
         else:
@@ -231,7 +245,7 @@ def step_envs(st, cfg, ev, conf, penalty, actions, out):
             if not illegal:
                 rounds_before = ints[b, k.F_ROUNDS_DONE]
                 k.apply(st, cfg, b, action)
-                play_bots(st, cfg, ev[c.E_POLICY], ev[c.E_KINDS], b, seat)
+                play_bots(st, cfg, ev[c.E_POLICY], ev[c.E_KINDS], b, seat, params, work)
                 reward = _reward(st, cfg, b, seat, rounds_before, kind, at)
             else:
                 status |= c.ILLEGAL
@@ -247,6 +261,6 @@ def step_envs(st, cfg, ev, conf, penalty, actions, out):
                     state[b] = c.ENDED
                 else:  # SAME_STEP: keep the last observation, deal the next game
                     _observe(st, cfg, b, seat, out[c.O_FINAL_OBS], out[c.O_FINAL_MASK])
-                    seat = _deal(st, cfg, ev, conf, b)
+                    seat = _deal(st, cfg, ev, conf, b, params, work)
         _observe(st, cfg, b, seat, observations, masks)
     return status

@@ -6,8 +6,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from ..core import JSON, Game, GameState, Result, RoundResult, RulesBase
+from ..encoders.layout import Layout
 from ..games import get_game
-from .layout import Layout
 
 if TYPE_CHECKING:
     import numpy as np
@@ -54,14 +54,14 @@ def resolve_rules(game: Game[Any], rules: RulesBase | Mapping[str, Any] | None) 
 
 def make_encoder(game_name: str, rules: RulesBase) -> Encoder:
     if game_name == "skyjo":
+        from ..encoders.skyjo_obs import SkyjoEncoder
         from ..skyjo.rules import SkyjoRules
-        from .skyjo_obs import SkyjoEncoder
 
         assert isinstance(rules, SkyjoRules)
         return SkyjoEncoder(rules)
     if game_name == "skipbo":
+        from ..encoders.skipbo_obs import SkipBoEncoder
         from ..skipbo.rules import SkipBoRules
-        from .skipbo_obs import SkipBoEncoder
 
         assert isinstance(rules, SkipBoRules)
         return SkipBoEncoder(rules)

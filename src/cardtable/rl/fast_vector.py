@@ -24,8 +24,10 @@ kernel draws the same numbers.
 Options are those of the single-agent env (``rules``, ``seat``, ``reward``,
 ``reward_at``, ``illegal``, ``illegal_penalty``, ``max_steps``) and ``autoreset_mode``,
 with two differences: ``opponents`` are the bots the batch engine plays (``"random"``,
-``"greedy"``: one name, or one per other seat), and with ``illegal="raise"`` an
-illegal action raises before any env moves.
+``"greedy"``, ``"hard"``: one name, or one per other seat), and with ``illegal="raise"``
+an illegal action raises before any env moves. Skip-Bo's takes one more reward,
+``reward="stock"``: the dense reward of :mod:`cardtable.fast.skipbo_env` (stock cards
+played, plus the win reward), which the reference envs do not have.
 """
 
 from __future__ import annotations
@@ -41,10 +43,10 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ..core import Game, IllegalMoveError, RulesBase
+from ..encoders.layout import Layout
 from ..fast import env_common as common
 from ..fast import pcg64
 from .common import check_max_steps, check_reward_options, check_seat_options, resolve_rules
-from .layout import Layout
 from .vector import DISABLED, NEXT_STEP, SAME_STEP, reset_choice, reset_seeds
 
 if TYPE_CHECKING:
@@ -107,9 +109,14 @@ class FastVectorEnv(VectorEnv, abc.ABC):
                 f"the batch engine's opponents are {', '.join(BOT_NAMES)}, not {', '.join(unknown)}"
             )
         opponent_codes = np.array([BOT_NAMES.index(name) for name in names], dtype=np.int64)
-        check_reward_options(reward, reward_at)
+        # The kernels compile without hard unless a seat plays it (see skyjo_env).
+        self._meets_hard = "hard" in names
+        if reward not in self._dense_rewards():
+            check_reward_options(reward, reward_at)
+        elif reward_at not in ("game", "round"):
+            check_reward_options("win", reward_at)
         self.fixed_seat = seat
-        self.reward_kind = kernels.WIN if reward == "win" else kernels.SCORE
+        self.reward_kind = getattr(kernels, reward.upper())
         self.reward_at = kernels.AT_GAME if reward_at == "game" else kernels.AT_ROUND
         self.illegal = illegal
         self._raise_illegal = illegal == "raise"
@@ -331,6 +338,11 @@ class FastVectorEnv(VectorEnv, abc.ABC):
         """Arguments the game's kernels take after the common ones."""
         return ()
 
+    @staticmethod
+    def _dense_rewards() -> tuple[str, ...]:
+        """The reward kinds of this game's fast env beyond ``win`` and ``score``."""
+        return ()
+
     @abc.abstractmethod
     def _legal_for(self, codes: NDArray[np.int64]) -> NDArray[np.bool_]:
         """Whether each env's action is legal (see :meth:`_game`)."""
@@ -357,13 +369,13 @@ class SkyjoFastVectorEnv(FastVectorEnv):
 
     @staticmethod
     def _bot_names() -> tuple[str, ...]:
-        from ..fast.skyjo_bots import NAMES
+        from ..fast.skyjo_bots import TOURNAMENT_NAMES
 
-        return NAMES
+        return TOURNAMENT_NAMES
 
     @staticmethod
     def _layout(players: int) -> Layout:
-        from .skyjo_obs import skyjo_layout
+        from ..encoders.skyjo_obs import skyjo_layout
 
         return skyjo_layout(players)
 
@@ -374,6 +386,14 @@ class SkyjoFastVectorEnv(FastVectorEnv):
 
         assert isinstance(rules, SkyjoRules)
         return SkyjoBatch(rules, size)
+
+    def _kernel_extra(self) -> tuple[Any, ...]:
+        if not self._meets_hard:
+            return (None, None)
+        from ..bots.skyjo_hard import HardBot
+        from ..fast.skyjo_hard import hard_params, work_array
+
+        return (hard_params(HardBot()), work_array())
 
     def _legal_for(self, codes: NDArray[np.int64]) -> NDArray[np.bool_]:
         legal = np.zeros(self.num_envs, dtype=np.bool_)
@@ -403,13 +423,13 @@ class SkipBoFastVectorEnv(FastVectorEnv):
 
     @staticmethod
     def _bot_names() -> tuple[str, ...]:
-        from ..fast.skipbo_bots import NAMES
+        from ..fast.skipbo_bots import TOURNAMENT_NAMES
 
-        return NAMES
+        return TOURNAMENT_NAMES
 
     @staticmethod
     def _layout(players: int) -> Layout:
-        from .skipbo_obs import skipbo_layout
+        from ..encoders.skipbo_obs import skipbo_layout
 
         return skipbo_layout(players)
 
@@ -422,7 +442,17 @@ class SkipBoFastVectorEnv(FastVectorEnv):
         return SkipBoBatch(rules, size)
 
     def _kernel_extra(self) -> tuple[Any, ...]:
-        return (self.batch.scratch,)
+        from ..bots.skipbo_hard import HARD_WEIGHTS
+        from ..fast.skipbo_hard import HardWork, hard_params
+
+        if not self._meets_hard:
+            return (self.batch.scratch, None, None, None)
+        work = HardWork(self.rules)
+        return (self.batch.scratch, hard_params(HARD_WEIGHTS), work.arrays, work.copy.st)
+
+    @staticmethod
+    def _dense_rewards() -> tuple[str, ...]:
+        return ("stock",)
 
     def _legal_for(self, codes: NDArray[np.int64]) -> NDArray[np.bool_]:
         legal = np.zeros(self.num_envs, dtype=np.bool_)

@@ -45,7 +45,12 @@ BOT_SEEDS: dict[str, dict[str, int]] = {
     "skipbo-teams": {"easy": 1064, "medium": 1500, "hard": 1743, "expert": 1815},
     "skyjo": {"easy": 1132, "medium": 1500, "hard": 1701, "expert": 1745},
 }
-_LEVEL_OF_BOT = {bot: level for level, bot in LEVELS.items()}
+# Only a level with a seed on every ladder is rated (``learned`` is not yet).
+_LEVEL_OF_BOT = {
+    bot: level
+    for level, bot in LEVELS.items()
+    if all(level in seeds for seeds in BOT_SEEDS.values())
+}
 
 MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=BETA, tau=TAU)
 

@@ -1,4 +1,6 @@
-"""Plots of tournament results; the only module that imports matplotlib (extra ``plots``)."""
+"""Plots of tournament results (matplotlib, extra ``plots``).
+
+The trainer's curves are :mod:`cardtable.rl.training_plot`'s."""
 
 from __future__ import annotations
 

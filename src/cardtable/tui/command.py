@@ -62,7 +62,7 @@ def add_play_parser(subparsers: Any) -> argparse.ArgumentParser:
     play.add_argument("game", metavar="GAME", nargs="?", choices=GAMES, help=", ".join(GAMES))
     play.add_argument(
         "--bots",
-        help="comma-separated bot levels (easy, medium, hard, expert) or bot names: "
+        help="comma-separated bot levels (easy, medium, hard, expert, learned) or bot names: "
         "dealt round the other seats (medium); with --host, one seat each, from the last, "
         "the other seats waiting for friends",
     )

@@ -31,6 +31,10 @@ from ..skipbo.rules import MAX_STOCK, SkipBoRules
 from ..skipbo.state import SkipBoState
 from .layout import Field, Layout
 
+#: The version of this vector's layout: a learned policy's weights name the version
+#: they were trained on (cardtable.bots.learned_net refuses another).
+ENCODER_VERSION = 1
+
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray

@@ -30,6 +30,10 @@ from ..skyjo.rules import MAX_END_SCORE, SkyjoRules
 from ..skyjo.state import DRAWN, OVER, TAKEN, SkyjoState
 from .layout import Field, Layout
 
+#: The version of this vector's layout: a learned policy's weights name the version
+#: they were trained on (cardtable.bots.learned_net refuses another).
+ENCODER_VERSION = 1
+
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray

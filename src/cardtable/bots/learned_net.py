@@ -1,0 +1,124 @@
+"""The weights of a learned policy and their evaluation with numpy (no PyTorch).
+
+A policy is a small multilayer perceptron over the observation vector of
+``cardtable.encoders`` (the RL environments' vector): the observation is
+normalized (``(obs - mean) * inv_std``, both fixed when training began), passes
+through hidden layers with ``tanh`` and a last linear layer gives one logit per
+action code. Illegal codes are masked out by the caller. The trainer
+(``cardtable.rl.train``) writes the file; the ``learned`` bots read it.
+
+The file is a NumPy ``.npz`` archive: the arrays ``mean``, ``inv_std``, ``w0``,
+``b0``, ``w1``, ``b1``, ... (the last pair is the policy head) and ``meta``, a JSON
+string with the format version (:data:`FORMAT`), the game, the number of players,
+the observation encoder's version and how the weights were trained. A file of
+another format or encoder version is refused with a message naming both.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+#: The version of the file's layout (the arrays and ``meta`` above).
+FORMAT = 1
+
+
+@dataclass(frozen=True)
+class PolicyWeights:
+    """A learned policy's arrays and what they were trained for."""
+
+    game: str
+    players: int
+    encoder_version: int
+    mean: NDArray[np.float64]
+    inv_std: NDArray[np.float64]
+    #: ``(weight, bias)`` per layer, input first: ``weight`` is ``(inputs, outputs)``.
+    layers: tuple[tuple[NDArray[np.float64], NDArray[np.float64]], ...]
+    info: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def obs_size(self) -> int:
+        return int(self.mean.shape[0])
+
+    @property
+    def num_actions(self) -> int:
+        return int(self.layers[-1][1].shape[0])
+
+    def logits(self, observations: NDArray[Any]) -> NDArray[np.float64]:
+        """One row of logits per row of ``observations`` (shape ``(batch, obs_size)``)."""
+        x = (np.asarray(observations, dtype=np.float64) - self.mean) * self.inv_std
+        for weight, bias in self.layers[:-1]:
+            x = np.tanh(x @ weight + bias)
+        weight, bias = self.layers[-1]
+        out: NDArray[np.float64] = x @ weight + bias
+        return out
+
+    def best_action(self, observation: NDArray[Any], mask: NDArray[Any]) -> int:
+        """The legal action (``mask`` nonzero) with the highest logit; the lowest code
+        among equal ones."""
+        legal = np.asarray(mask).astype(bool)
+        if not legal.any():
+            raise ValueError("no legal action in the mask")
+        logits = self.logits(np.asarray(observation).reshape(1, -1))[0]
+        return int(np.argmax(np.where(legal, logits, -np.inf)))
+
+
+def save_weights(path: Path, weights: PolicyWeights) -> None:
+    meta = {
+        "format": FORMAT,
+        "game": weights.game,
+        "players": weights.players,
+        "encoder_version": weights.encoder_version,
+        "info": weights.info,
+    }
+    arrays: dict[str, Any] = {
+        "meta": np.array(json.dumps(meta, sort_keys=True)),
+        "mean": weights.mean.astype(np.float32),
+        "inv_std": weights.inv_std.astype(np.float32),
+    }
+    for index, (weight, bias) in enumerate(weights.layers):
+        arrays[f"w{index}"] = weight.astype(np.float32)
+        arrays[f"b{index}"] = bias.astype(np.float32)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as handle:
+        np.savez_compressed(handle, **arrays)
+
+
+def load_weights(path: Path, *, encoder_version: int | None = None) -> PolicyWeights:
+    """The weights in ``path``; raises ``ValueError`` for another format, or another
+    encoder version than ``encoder_version`` when given."""
+    with np.load(path, allow_pickle=False) as archive:
+        meta = json.loads(str(archive["meta"]))
+        if meta.get("format") != FORMAT:
+            raise ValueError(
+                f"{path.name}: weights format {meta.get('format')!r}, this version reads {FORMAT}"
+            )
+        if encoder_version is not None and meta["encoder_version"] != encoder_version:
+            raise ValueError(
+                f"{path.name}: trained on observation encoder version "
+                f"{meta['encoder_version']}, this version encodes version {encoder_version}"
+            )
+        layers = []
+        index = 0
+        while f"w{index}" in archive:
+            layers.append(
+                (
+                    archive[f"w{index}"].astype(np.float64),
+                    archive[f"b{index}"].astype(np.float64),
+                )
+            )
+            index += 1
+        return PolicyWeights(
+            game=meta["game"],
+            players=int(meta["players"]),
+            encoder_version=int(meta["encoder_version"]),
+            mean=archive["mean"].astype(np.float64),
+            inv_std=archive["inv_std"].astype(np.float64),
+            layers=tuple(layers),
+            info=dict(meta.get("info", {})),
+        )
