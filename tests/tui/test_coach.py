@@ -54,6 +54,9 @@ def _coach_text(app: TableApp) -> str:
 
 
 async def _press_move(pilot: Any, app: TableApp, action: int) -> None:
+    # The app draws a new view a moment after the source has it, and may move its
+    # cursor then: the keys are worked out from the board it shows once it has.
+    await pilot.pause()
     await pilot.press(*keys_for(app, get_game("skyjo").decode(action)))
 
 

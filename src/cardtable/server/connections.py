@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
@@ -51,6 +52,11 @@ def dumps(data: JSON) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
+def _wake(ready: asyncio.Future[None], _done: object) -> None:
+    if not ready.done():
+        ready.set_result(None)
+
+
 class _Unfinished:
     """A send that suspended in :meth:`Connection._send_now`: the coroutine and what it
     waits for, finished by the sender task."""
@@ -70,11 +76,12 @@ class _Unfinished:
                 if waiting is None:  # a bare yield: give the loop one turn
                     await asyncio.sleep(0)
                 else:
-                    # Taken over from the send, as a task takes a future its coroutine
-                    # yields (awaiting it while still marked would be refused).
-                    waiting._asyncio_future_blocking = False
-                    await waiting
-            except BaseException as error:  # its outcome, given back to the send
+                    # Woken when what the send waits for is done; the send, resumed,
+                    # then reads its outcome itself.
+                    ready = asyncio.get_running_loop().create_future()
+                    waiting.add_done_callback(functools.partial(_wake, ready))
+                    await ready
+            except BaseException as error:  # cancelled: given to the send
                 try:
                     waiting = send.throw(error)
                 except StopIteration:

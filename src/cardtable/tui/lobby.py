@@ -143,9 +143,11 @@ class LobbyScreen(ModalScreen[None]):
 
     def follow_cursor(self) -> None:
         """Scroll the page so that the row under the cursor (and a refusal under it) shows."""
-        if not self.is_mounted:
+        # Called after a refresh: by then the screen may be on its way out (the game
+        # started), its page already gone.
+        page = next(iter(self.query("#lobby").results(Static)), None) if self.is_mounted else None
+        if page is None:
             return
-        page = self.query_one("#lobby", Static)
         width = page.content_size.width
         if width <= 0:
             return
