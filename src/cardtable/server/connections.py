@@ -171,10 +171,10 @@ class Connection:
 
         A frame is almost always written straight to the socket's buffer: the ASGI
         ``send`` coroutine then finishes without suspending, and running it here saves
-        waking the sender task for every message, the larger part of a move's cost on
-        the event loop (docs/performance.md). When it does suspend (the socket's buffer
-        is full), the rest of that send is queued first, so the sender task finishes it
-        before any later message and the order is kept.
+        waking the sender task for every message (docs/performance.md, "The cost of a
+        move on the server"). When it does suspend (the socket's buffer is full), the
+        rest of that send is queued first, so the sender task finishes it before any
+        later message and the order is kept.
         """
         send = self.websocket.send_text(text)
         try:

@@ -205,7 +205,7 @@ def _write_moves_sqlite(driver: sqlite3.Connection, batch: list[_MoveWrite]) -> 
 #: The statements of :func:`_write_moves` for asyncpg itself (PostgreSQL): as on SQLite,
 #: SQLAlchemy's execution of each statement through its async adapter cost more CPU
 #: than the database's answer. The rooms are locked in one order (by code), so two
-#: writers can never wait on each other.
+#: writers' locks can never deadlock.
 _PG_FENCE = "SELECT code, epoch FROM rooms WHERE code = ANY($1::varchar[]) ORDER BY code FOR UPDATE"
 _PG_INSERT = (
     "INSERT INTO moves (room_code, game_no, idx, seat, action, version, created_at) "
