@@ -22,22 +22,19 @@ lint: install
 	$(BIN)/ruff format --check src tests scripts lab
 	$(BIN)/mypy
 
-# The tests wait on browsers and servers much of the time, so three workers keep two
-# cores busier than two. The long tests (browser, then server) are handed out first and
-# each browser test module goes whole to one worker (--dist loadgroup, groups and order
-# in tests/conftest.py), so the short tests fill the end; pytest then prints the ten
-# slowest tests. The browser tests' first minutes leave a core idle, so ruff and mypy
-# and the compile of the fast engine's kernels (`cardtable fast warm`, a process per
-# game, into the cache the workers share; they reach the tests that need the kernels
-# after it is done) run beside them; their output is shown after the tests', and any of
-# the three failing fails the target.
+# The compiled engines' kernels are compiled once, before the workers start, into the
+# cache they all share (`cardtable fast warm`: a process per game), while ruff and mypy
+# run; its lines are shown after theirs. The tests wait on browsers and servers much of
+# the time, so three workers keep two cores busier than two. The long tests (browser,
+# then server) are handed out first and each browser test module goes whole to one
+# worker (--dist loadgroup, groups and order in tests/conftest.py), so the short tests
+# fill the end; pytest then prints the ten slowest tests.
 test: install
 	$(BIN)/cardtable fast warm > $(VENV)/warm.log 2>&1 & warm=$$!; \
-	$(MAKE) --no-print-directory lint > $(VENV)/lint.log 2>&1 & lint=$$!; \
-	$(BIN)/python -m pytest -n 3 --dist loadgroup --durations=10; tested=$$?; \
-	wait $$lint; linted=$$?; cat $(VENV)/lint.log; \
+	$(MAKE) --no-print-directory lint; linted=$$?; \
 	wait $$warm; warmed=$$?; cat $(VENV)/warm.log; \
-	test $$tested -eq 0 && test $$linted -eq 0 && test $$warmed -eq 0
+	test $$linted -eq 0 && test $$warmed -eq 0
+	$(BIN)/python -m pytest -n 3 --dist loadgroup --durations=10
 
 # The batch engines' 10,000-game cross-checks against the reference engines (about ten
 # minutes of CPU, and 2.4 hours more for the compiled hard bots, which the Python bots
