@@ -79,6 +79,30 @@ def _newest(batch: list[_MoveWrite]) -> dict[str, _MoveWrite]:
     return newest
 
 
+def _move_rows(batch: list[_MoveWrite]) -> list[tuple[object, ...]]:
+    """The ``moves`` rows of ``batch``, in the column order of the raw drivers' INSERT."""
+    return [
+        (item.code, item.game_no, item.index, item.seat, item.action, item.version,
+         item.created_at)
+        for item in batch
+    ]  # fmt: skip
+
+
+def _result_rows(batch: list[_MoveWrite]) -> list[tuple[object, ...]]:
+    """``(result JSON, finished_at, room, game)`` of each move of ``batch`` that ended its
+    game (the JSON as SQLAlchemy's JSON type writes it)."""
+    return [
+        (json.dumps(item.result), item.created_at, item.code, item.game_no)
+        for item in batch
+        if item.result is not None
+    ]
+
+
+def _version_rows(batch: list[_MoveWrite]) -> list[tuple[object, ...]]:
+    """``(version, updated_at, room)`` of each room's last move, rooms in code order."""
+    return [(item.version, item.created_at, code) for code, item in sorted(_newest(batch).items())]
+
+
 def _fenced_out(connection: Connection, batch: list[_MoveWrite]) -> list[_MoveWrite]:
     """The moves of ``batch`` whose room's epoch moved on; locks the rooms' rows until
     the transaction ends, so no takeover can slip in between this check and the commit."""
@@ -174,27 +198,11 @@ def _write_moves_sqlite(driver: sqlite3.Connection, batch: list[_MoveWrite]) -> 
             return refused
     driver.executemany(
         _SQLITE_INSERT,
-        [
-            (
-                item.code,
-                item.game_no,
-                item.index,
-                item.seat,
-                item.action,
-                item.version,
-                item.created_at,
-            )
-            for item in batch
-        ],
+        _move_rows(batch),
     )
-    for item in batch:
-        if item.result is not None:
-            row = (json.dumps(item.result), item.created_at, item.code, item.game_no)
-            driver.execute(_SQLITE_RESULT, row)
-    driver.executemany(
-        _SQLITE_VERSION,
-        [(item.version, item.created_at, code) for code, item in _newest(batch).items()],
-    )
+    for row in _result_rows(batch):
+        driver.execute(_SQLITE_RESULT, row)
+    driver.executemany(_SQLITE_VERSION, _version_rows(batch))
     ended = sorted({item.code for item in batch if item.result is not None})
     for marks, chunk in _in_chunks(ended):
         update = f"UPDATE rooms SET status = ? WHERE code IN ({marks})"
@@ -229,27 +237,11 @@ async def _write_moves_asyncpg(driver: Any, batch: list[_MoveWrite]) -> list[_Mo
             return refused
     await driver.executemany(
         _PG_INSERT,
-        [
-            (
-                item.code,
-                item.game_no,
-                item.index,
-                item.seat,
-                item.action,
-                item.version,
-                item.created_at,
-            )
-            for item in batch
-        ],
+        _move_rows(batch),
     )
-    for item in batch:
-        if item.result is not None:
-            row = (json.dumps(item.result), item.created_at, item.code, item.game_no)
-            await driver.execute(_PG_RESULT, *row)
-    await driver.executemany(
-        _PG_VERSION,
-        [(item.version, item.created_at, code) for code, item in sorted(_newest(batch).items())],
-    )
+    for row in _result_rows(batch):
+        await driver.execute(_PG_RESULT, *row)
+    await driver.executemany(_PG_VERSION, _version_rows(batch))
     ended = sorted({item.code for item in batch if item.result is not None})
     if ended:
         await driver.execute(_PG_ENDED, RoomStatus.FINISHED.value, ended)
