@@ -24,7 +24,7 @@ from ..skipbo.moves import NUM_ACTIONS
 from . import env_common as c
 from . import skipbo_kernels as k
 from .compiled import inline_kernel, kernel
-from .skipbo_bots import bot_action, tournament_action
+from .skipbo_bots import HARD, bot_action, tournament_action
 
 #: Scores are clipped to this, as in cardtable.encoders.skipbo_obs.
 SCORE_HIGH = 1_000_000
@@ -288,3 +288,17 @@ def step_envs(st, cfg, ev, conf, penalty, actions, out, scratch, params, work, c
                     seat = _deal(st, cfg, ev, conf, b, scratch, params, work, copy)
         _observe(st, cfg, b, seat, observations, masks, scratch)
     return status
+
+
+@kernel
+def teacher_actions(st, cfg, ev, rngs, out, scratch, params, work, copy):
+    """``out[b]``: the move ``hard`` (weights ``params``) would play in env ``b``'s
+    learner seat now, or -1 where that seat is not to move (``hard`` draws nothing
+    from ``rngs``; it is taken for the shape of the Skyjo kernel)."""
+    ints = st[k.ST_INT]
+    seats = ev[c.E_SEATS]
+    for b in range(out.shape[0]):
+        if not ints[b, k.F_OVER] and ints[b, k.F_CURRENT] == seats[b]:
+            out[b] = tournament_action(HARD, st, cfg, b, rngs, b, scratch, params, work, copy)
+        else:
+            out[b] = -1

@@ -17,7 +17,7 @@ import numpy as np
 from . import env_common as c
 from . import skyjo_kernels as k
 from .compiled import inline_kernel, kernel
-from .skyjo_bots import bot_action, tournament_action
+from .skyjo_bots import HARD, bot_action, tournament_action
 
 #: Totals are clipped to this range, as in cardtable.encoders.skyjo_obs.
 TOTAL_LOW = -1000
@@ -264,3 +264,17 @@ def step_envs(st, cfg, ev, conf, penalty, actions, out, params, work):
                     seat = _deal(st, cfg, ev, conf, b, params, work)
         _observe(st, cfg, b, seat, observations, masks)
     return status
+
+
+@kernel
+def teacher_actions(st, cfg, ev, rngs, out, params, work):
+    """``out[b]``: the move ``hard`` (weights ``params``) would play in env ``b``'s
+    learner seat now, or -1 where that seat is not to move. Its random set-up reveals
+    draw from ``rngs[b]``, not from the game's generators, so asking changes nothing."""
+    ints = st[k.ST_INT]
+    seats = ev[c.E_SEATS]
+    for b in range(out.shape[0]):
+        if ints[b, k.F_PHASE] != k.OVER and ints[b, k.F_PLAYER] == seats[b]:
+            out[b] = tournament_action(HARD, st, cfg, b, rngs, b, params, work)
+        else:
+            out[b] = -1

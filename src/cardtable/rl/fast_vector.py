@@ -28,6 +28,10 @@ with two differences: ``opponents`` are the bots the batch engine plays (``"rand
 an illegal action raises before any env moves. Skip-Bo's takes one more reward,
 ``reward="stock"``: the dense reward of :mod:`cardtable.fast.skipbo_env` (stock cards
 played, plus the win reward), which the reference envs do not have.
+
+``teacher_actions()`` gives, for every env, the move ``hard`` would play in the
+learner's seat now (for the trainer's imitation term, :mod:`cardtable.rl.train`); the
+reference envs do not have it either.
 """
 
 from __future__ import annotations
@@ -181,6 +185,20 @@ class FastVectorEnv(VectorEnv, abc.ABC):
         self._reset_once = False
         self._all = np.arange(num_envs, dtype=np.int64)
         self._ones = np.ones(num_envs, dtype=np.bool_)
+        self._teacher: tuple[Any, ...] | None = None
+
+    def teacher_actions(self) -> NDArray[np.int64]:
+        """The action ``hard`` would play in each env's learner seat now, -1 where the
+        learner is not to move. Asking changes no env: ``hard``'s random choices (Skyjo's
+        set-up reveals) draw from the teacher's own generators, seeded once."""
+        if self._teacher is None:
+            extra = self._extra if self._meets_hard else self._hard_extra()
+            rngs = np.arange(1, self.num_envs + 1, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+            self._teacher = (rngs, np.zeros(self.num_envs, dtype=np.int64), *extra)
+        rngs, out = self._teacher[:2]
+        args = (self.batch.st, self.batch.cfg, self._ev, rngs, out, *self._teacher[2:])
+        self.kernels.teacher_actions(*args)
+        return np.asarray(out.copy())
 
     # --- VectorEnv API ----------------------------------------------------------------
     def reset(
@@ -338,6 +356,10 @@ class FastVectorEnv(VectorEnv, abc.ABC):
         """Arguments the game's kernels take after the common ones."""
         return ()
 
+    @abc.abstractmethod
+    def _hard_extra(self) -> tuple[Any, ...]:
+        """Those arguments with ``hard``'s weights and work arrays, whoever the opponents."""
+
     @staticmethod
     def _dense_rewards() -> tuple[str, ...]:
         """The reward kinds of this game's fast env beyond ``win`` and ``score``."""
@@ -388,8 +410,9 @@ class SkyjoFastVectorEnv(FastVectorEnv):
         return SkyjoBatch(rules, size)
 
     def _kernel_extra(self) -> tuple[Any, ...]:
-        if not self._meets_hard:
-            return (None, None)
+        return self._hard_extra() if self._meets_hard else (None, None)
+
+    def _hard_extra(self) -> tuple[Any, ...]:
         from ..bots.skyjo_hard import HardBot
         from ..fast.skyjo_hard import hard_params, work_array
 
@@ -442,11 +465,12 @@ class SkipBoFastVectorEnv(FastVectorEnv):
         return SkipBoBatch(rules, size)
 
     def _kernel_extra(self) -> tuple[Any, ...]:
+        return self._hard_extra() if self._meets_hard else (self.batch.scratch, None, None, None)
+
+    def _hard_extra(self) -> tuple[Any, ...]:
         from ..bots.skipbo_hard import HARD_WEIGHTS
         from ..fast.skipbo_hard import HardWork, hard_params
 
-        if not self._meets_hard:
-            return (self.batch.scratch, None, None, None)
         work = HardWork(self.rules)
         return (self.batch.scratch, hard_params(HARD_WEIGHTS), work.arrays, work.copy.st)
 

@@ -45,8 +45,10 @@ from .policy_net import MASKED, PolicyNet, export_weights
 LOG_FIELDS = (
     "update", "steps", "seconds", "reward_per_step", "policy_loss", "value_loss",
     "entropy", "eval_opponents", "eval_games", "eval_win_rate", "eval_points",
-    "eval_opponent_points",
+    "eval_opponent_points", "imitation_loss",
 )  # fmt: skip
+#: The bots a run may imitate (``--teacher``): the vector envs' ``teacher_actions``.
+TEACHERS = ("", "hard")
 
 
 @dataclass
@@ -76,6 +78,26 @@ class TrainConfig:
     eval_every: int = 20
     eval_games: int = 512
     eval_opponents: str = "greedy"
+    # Kickstarting: a cross-entropy term towards the teacher's move in every state the
+    # learner visits, weighted teacher_coef at the start and fading linearly to 0 at
+    # update teacher_updates (0: never fades).
+    teacher: str = ""
+    teacher_coef: float = 1.0
+    teacher_updates: int = 0
+
+    def __post_init__(self) -> None:
+        if self.teacher not in TEACHERS:
+            raise SystemExit(f"--teacher must be one of {', '.join(map(repr, TEACHERS))}")
+        if self.teacher_coef < 0 or self.teacher_updates < 0:
+            raise SystemExit("--teacher-coef and --teacher-updates must be at least 0")
+
+    def teacher_weight(self, update: int) -> float:
+        """The imitation term's weight at ``update`` (0 without a teacher)."""
+        if not self.teacher:
+            return 0.0
+        if not self.teacher_updates:
+            return self.teacher_coef
+        return self.teacher_coef * max(0.0, 1.0 - update / self.teacher_updates)
 
     def rules(self) -> dict[str, Any]:
         rules: dict[str, Any] = {"players": self.players}
@@ -172,7 +194,11 @@ class Trainer:
         values = torch.zeros((t, n))
         rewards = torch.zeros((t, n))
         dones = torch.zeros((t, n))
+        taught = c.teacher_weight(self.update) > 0
+        labels = torch.full((t, n), -1, dtype=torch.long)
         for step in range(t):
+            if taught:
+                labels[step] = torch.as_tensor(self._teacher_actions())
             o = torch.as_tensor(obs)
             m = torch.as_tensor(masks.astype(bool))
             with torch.no_grad():
@@ -196,7 +222,7 @@ class Trainer:
             running = delta + c.gamma * c.lam * alive * running
             advantages[step] = running
         returns = advantages + values
-        batch = (all_obs, all_masks, actions, logps, advantages, returns)
+        batch = (all_obs, all_masks, actions, logps, advantages, returns, labels)
         flat = tuple(x.reshape(t * n, *x.shape[2:]) for x in batch)
         return flat, obs, masks, float(rewards.mean()) / c.reward_scale
 
@@ -213,17 +239,21 @@ class Trainer:
         masks = np.concatenate([part[4]["action_mask"] for part in parts])
         return obs, reward, terminated, truncated, masks
 
+    def _teacher_actions(self) -> np.ndarray:
+        return np.concatenate([env.teacher_actions() for env in self.envs])
+
     def _reset(self, seed: int) -> tuple[np.ndarray, np.ndarray]:
         size = self.config.envs // len(self.envs)
         parts = [env.reset(seed=seed + index * size) for index, env in enumerate(self.envs)]
         obs = np.concatenate([part[0] for part in parts])
         return obs, np.concatenate([part[1]["action_mask"] for part in parts])
 
-    def _learn(self, batch: tuple[Any, ...]) -> tuple[float, float, float]:
+    def _learn(self, batch: tuple[Any, ...]) -> tuple[float, ...]:
         c = self.config
-        obs, masks, actions, old_logps, advantages, returns = batch
+        obs, masks, actions, old_logps, advantages, returns, labels = batch
+        weight = c.teacher_weight(self.update)
         size = obs.shape[0]
-        losses = [0.0, 0.0, 0.0]
+        losses = [0.0, 0.0, 0.0, 0.0]
         count = 0
         for _ in range(c.epochs):
             order = torch.randperm(size)
@@ -241,6 +271,15 @@ class Trainer:
                 # The entropy over the legal moves (an illegal one has probability 0).
                 entropy = -(log_probs.exp() * log_probs).sum(-1).mean()
                 loss = policy_loss + c.value_coef * value_loss - c.entropy * entropy
+                if weight > 0:
+                    # Kickstarting (Schmitt et al. 2018): imitate the teacher's move where
+                    # it had one, in the states the learner's own policy reached.
+                    taught = labels[index]
+                    known = taught >= 0
+                    chosen = log_probs.gather(1, taught.clamp(min=0)[:, None]).squeeze(-1)
+                    imitation = -(chosen * known).sum() / known.sum().clamp(min=1)
+                    loss = loss + weight * imitation
+                    losses[3] += float(imitation.detach())
                 self.optimizer.zero_grad()
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_(self.net.parameters(), 0.5)
@@ -249,7 +288,7 @@ class Trainer:
                 losses[1] += float(value_loss.detach())
                 losses[2] += float(entropy.detach())
                 count += 1
-        return losses[0] / count, losses[1] / count, losses[2] / count
+        return tuple(loss / count for loss in losses)
 
     # --- the run ------------------------------------------------------------------
     def weights(self) -> Any:
@@ -309,7 +348,7 @@ class Trainer:
                 while self.update < end:
                     started = time.process_time()
                     batch, obs, masks, reward = self._rollout(obs, masks)
-                    policy_loss, value_loss, entropy = self._learn(batch)
+                    policy_loss, value_loss, entropy, imitation = self._learn(batch)
                     self.update += 1
                     self.steps += c.horizon * c.envs
                     self.seconds += time.process_time() - started
@@ -322,6 +361,8 @@ class Trainer:
                         "value_loss": round(value_loss, 5),
                         "entropy": round(entropy, 4),
                     }
+                    if c.teacher_weight(self.update - 1) > 0:
+                        row["imitation_loss"] = round(imitation, 5)
                     if self.update % c.eval_every == 0 or self.update == c.updates:
                         result = self.evaluate()
                         row.update(
