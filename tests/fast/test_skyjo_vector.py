@@ -65,7 +65,7 @@ def test_fast_vector_env_same_seed_same_batches_and_bad_calls() -> None:
 
     assert run(3) == run(3)
     assert run(3) != run(4)
-    with pytest.raises(ValueError, match="random, greedy, hard, not expert"):
+    with pytest.raises(ValueError, match="random, greedy, hard, frozen, not expert"):
         SkyjoFastVectorEnv(2, opponents="expert")
     with pytest.raises(ValueError, match="reward must be one of win, score, got 'stock'"):
         SkyjoFastVectorEnv(2, reward="stock")

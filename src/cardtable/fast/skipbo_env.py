@@ -9,7 +9,8 @@ kernel that lists legal actions takes ``scratch``, room for 197 codes. The oppon
 are the tournament bots (``random``, ``greedy``, ``hard``): every kernel that plays them
 also takes ``hard``'s weights, work arrays and one-game copy
 (:class:`cardtable.fast.skipbo_hard.HardWork`), or None for the three when no seat plays
-``hard``.
+``hard``, and ``frozen``, a learned policy's network (:mod:`cardtable.fast.frozen_policy`:
+every such kernel takes its arrays, or None when no seat plays it).
 
 Rewards: ``WIN``, ``SCORE`` (cardtable.rl.common) and ``STOCK``, the dense reward for
 Skip-Bo self-play and training: each stock card the learner plays pays ``1 / stock
@@ -22,9 +23,10 @@ from __future__ import annotations
 
 from ..skipbo.moves import NUM_ACTIONS
 from . import env_common as c
+from . import frozen_policy as fp
 from . import skipbo_kernels as k
 from .compiled import inline_kernel, kernel
-from .skipbo_bots import HARD, bot_action, tournament_action
+from .skipbo_bots import HARD, TOURNAMENT_NAMES, bot_action, tournament_action
 
 #: Scores are clipped to this, as in cardtable.encoders.skipbo_obs.
 SCORE_HIGH = 1_000_000
@@ -33,6 +35,9 @@ WIN, SCORE, STOCK = 0, 1, 2
 AT_GAME, AT_ROUND = 0, 1
 _ONE_HOT = k.CARDS + 1  # 0..12 and "empty"
 _DEPTH = 2
+#: The opponents of the env: the tournament bots, then a frozen learned policy.
+OPPONENT_NAMES = (*TOURNAMENT_NAMES, "frozen")
+FROZEN = OPPONENT_NAMES.index("frozen")
 
 
 def observation_size(players: int) -> int:
@@ -133,17 +138,40 @@ def _win_loss(winners, n, seat):
 
 
 @inline_kernel
-def _opponent_action(bot, st, cfg, b, policy, scratch, params, work, copy):
-    """The move of bot ``bot``. Without ``hard`` among the opponents ``params``, ``work``
-    and ``copy`` are None and numba prunes the branch before typing it: the envs that
-    never meet ``hard`` compile without it (its code would triple the compile time)."""
+def _frozen_action(st, cfg, b, scratch, frozen):
+    """The move of the frozen policy (:mod:`.frozen_policy`, row ``b`` modulo the
+    pool's size) in game ``b``: the legal move with the highest logit for the mover's
+    own observation (what its seat sees, as the learner's encoder shows it)."""
+    mover = st[k.ST_INT][b, k.F_CURRENT]
+    encode(st, cfg, b, mover, frozen[2])
+    scores = frozen[3][fp.evaluate(frozen, b % frozen[0].shape[0])]
+    count = k.legal_list(st, cfg, b, scratch)
+    best = -1
+    best_value = 0.0
+    for i in range(count):
+        code = scratch[i]
+        if fp.better(scores[code], code, best_value, best):
+            best = code
+            best_value = scores[code]
+    return best
+
+
+@inline_kernel
+def _opponent_action(bot, st, cfg, b, policy, scratch, params, work, copy, frozen):
+    """The move of opponent ``bot``. Without ``hard`` among the opponents ``params``,
+    ``work`` and ``copy`` are None, without a frozen policy ``frozen`` is, and numba
+    prunes those branches before typing them: the envs that never meet ``hard`` compile
+    without it (its code would triple the compile time), those without ``frozen``
+    without the network."""
+    if frozen is not None and bot == FROZEN:
+        return _frozen_action(st, cfg, b, scratch, frozen)
     if params is None:
         return bot_action(bot, st, cfg, b, policy, b, scratch)
     return tournament_action(bot, st, cfg, b, policy, b, scratch, params, work, copy)
 
 
 @inline_kernel
-def play_bots(st, cfg, policy, kinds, b, seat, kind, scratch, params, work, copy):
+def play_bots(st, cfg, policy, kinds, b, seat, kind, scratch, params, work, copy, frozen):
     """The bots (``kinds[b, s]``: the bot code of seat ``s``, all drawing from the game's
     one generator ``policy[b]``, as the single-agent env's bots share ``bot_rng``) move
     until ``seat`` is to move or the game is over. The learner's rewards of ``kind``:
@@ -157,7 +185,7 @@ def play_bots(st, cfg, policy, kinds, b, seat, kind, scratch, params, work, copy
         bot = kinds[b, mover]
         before = ints[b, k.F_ROUNDS_DONE]
         stock = st[k.ST_SLEN][b, mover]
-        action = _opponent_action(bot, st, cfg, b, policy, scratch, params, work, copy)
+        action = _opponent_action(bot, st, cfg, b, policy, scratch, params, work, copy, frozen)
         k.apply(st, cfg, b, action)
         if ints[b, k.F_ROUNDS_DONE] != before:
             rounds += _round_reward(st, cfg, b, seat, kind)
@@ -181,7 +209,7 @@ def legal_for(st, cfg, games, actions, out):
 
 
 @inline_kernel
-def _deal(st, cfg, ev, conf, b, scratch, params, work, copy):
+def _deal(st, cfg, ev, conf, b, scratch, params, work, copy, frozen):
     """Env ``b``'s next game, dealt from its stream as the single-agent env's ``deal``
     does: the bots play up to the learner (what they earn is paid to nobody; a deal
     they finish is replaced by the next one). The learner's seat."""
@@ -189,7 +217,7 @@ def _deal(st, cfg, ev, conf, b, scratch, params, work, copy):
     while True:
         k.new_game(st, cfg, b, c.game_seed(ev, b))
         policy, kinds = ev[c.E_POLICY], ev[c.E_KINDS]
-        play_bots(st, cfg, policy, kinds, b, seat, WIN, scratch, params, work, copy)
+        play_bots(st, cfg, policy, kinds, b, seat, WIN, scratch, params, work, copy, frozen)
         if not st[k.ST_INT][b, k.F_OVER]:
             return seat
 
@@ -201,11 +229,11 @@ def _observe(st, cfg, b, seat, observations, masks, scratch):
 
 
 @kernel
-def deal_envs(st, cfg, ev, conf, games, out, scratch, params, work, copy):
+def deal_envs(st, cfg, ev, conf, games, out, scratch, params, work, copy, frozen):
     """``reset``: deal each listed env's next game; its observation and mask."""
     for i in range(games.shape[0]):
         b = games[i]
-        seat = _deal(st, cfg, ev, conf, b, scratch, params, work, copy)
+        seat = _deal(st, cfg, ev, conf, b, scratch, params, work, copy, frozen)
         ev[c.E_STATE][b] = c.PLAYING
         _observe(st, cfg, b, seat, out[c.O_OBS], out[c.O_MASK], scratch)
 
@@ -220,7 +248,7 @@ def _ends(st, cfg, b, ends):
 
 
 @inline_kernel
-def _learner_move(st, cfg, ev, b, seat, action, kind, at, scratch, params, work, copy):
+def _learner_move(st, cfg, ev, b, seat, action, kind, at, scratch, params, work, copy, frozen):
     """The learner's legal ``action``, the bots' replies; the learner's reward."""
     ints = st[k.ST_INT]
     before = ints[b, k.F_ROUNDS_DONE]
@@ -233,7 +261,9 @@ def _learner_move(st, cfg, ev, b, seat, action, kind, at, scratch, params, work,
     elif kind == STOCK and st[k.ST_SLEN][b, seat] < stock:
         dense = 1.0 / cfg[k.C_STOCK]
     policy, kinds = ev[c.E_POLICY], ev[c.E_KINDS]
-    more, cost = play_bots(st, cfg, policy, kinds, b, seat, kind, scratch, params, work, copy)
+    more, cost = play_bots(
+        st, cfg, policy, kinds, b, seat, kind, scratch, params, work, copy, frozen
+    )
     rounds += more
     dense += cost
     if at == AT_ROUND:
@@ -246,7 +276,7 @@ def _learner_move(st, cfg, ev, b, seat, action, kind, at, scratch, params, work,
 
 
 @kernel
-def step_envs(st, cfg, ev, conf, penalty, actions, out, scratch, params, work, copy):
+def step_envs(st, cfg, ev, conf, penalty, actions, out, scratch, params, work, copy, frozen):
     """``step``: every env ``b`` plays ``actions[b]`` (if legal, with the bots' replies
     and the reward; else the ``penalty`` and nothing moves), or is dealt its next game
     if its autoreset is due; ended episodes are handled by the autoreset mode; then
@@ -259,7 +289,7 @@ def step_envs(st, cfg, ev, conf, penalty, actions, out, scratch, params, work, c
     for b in range(actions.shape[0]):
         seat = seats[b]
         if state[b] == c.RESET_DUE:
-            seat = _deal(st, cfg, ev, conf, b, scratch, params, work, copy)
+            seat = _deal(st, cfg, ev, conf, b, scratch, params, work, copy, frozen)
             state[b] = c.PLAYING
             c.quiet(out, b)
         else:
@@ -268,7 +298,7 @@ def step_envs(st, cfg, ev, conf, penalty, actions, out, scratch, params, work, c
             illegal = not k.is_legal(st, cfg, b, action)
             if not illegal:
                 reward = _learner_move(
-                    st, cfg, ev, b, seat, action, kind, at, scratch, params, work, copy
+                    st, cfg, ev, b, seat, action, kind, at, scratch, params, work, copy, frozen
                 )
             else:
                 status |= c.ILLEGAL
@@ -285,7 +315,7 @@ def step_envs(st, cfg, ev, conf, penalty, actions, out, scratch, params, work, c
                 else:  # SAME_STEP: keep the last observation, deal the next game
                     final_obs, final_masks = out[c.O_FINAL_OBS], out[c.O_FINAL_MASK]
                     _observe(st, cfg, b, seat, final_obs, final_masks, scratch)
-                    seat = _deal(st, cfg, ev, conf, b, scratch, params, work, copy)
+                    seat = _deal(st, cfg, ev, conf, b, scratch, params, work, copy, frozen)
         _observe(st, cfg, b, seat, observations, masks, scratch)
     return status
 

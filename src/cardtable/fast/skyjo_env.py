@@ -7,7 +7,9 @@ written field by field in the same order (the tests require it to equal
 learner's legal actions (all 0 when another seat is to move or the game is over).
 The opponents are the tournament bots (``random``, ``greedy``, ``hard``: every kernel
 takes ``hard``'s weights and work array, :func:`cardtable.fast.skyjo_hard.hard_params`,
-or None for both when no seat plays ``hard``).
+or None for both when no seat plays ``hard``) and ``frozen``, a learned policy's
+network (:mod:`cardtable.fast.frozen_policy`: every kernel takes its arrays, or None
+when no seat plays it).
 """
 
 from __future__ import annotations
@@ -15,9 +17,10 @@ from __future__ import annotations
 import numpy as np
 
 from . import env_common as c
+from . import frozen_policy as fp
 from . import skyjo_kernels as k
 from .compiled import inline_kernel, kernel
-from .skyjo_bots import HARD, bot_action, tournament_action
+from .skyjo_bots import HARD, TOURNAMENT_NAMES, bot_action, tournament_action
 
 #: Totals are clipped to this range, as in cardtable.encoders.skyjo_obs.
 TOTAL_LOW = -1000
@@ -27,6 +30,9 @@ WIN, SCORE = 0, 1
 AT_GAME, AT_ROUND = 0, 1
 _PHASES = 5
 _VALUES = 15
+#: The opponents of the env: the tournament bots, then a frozen learned policy.
+OPPONENT_NAMES = (*TOURNAMENT_NAMES, "frozen")
+FROZEN = OPPONENT_NAMES.index("frozen")
 
 
 def observation_size(players: int) -> int:
@@ -109,17 +115,39 @@ def learner_mask(st, b, seat, out):
 
 
 @inline_kernel
-def _opponent_action(kind, st, cfg, b, policy, params, work):
-    """The move of bot ``kind``. Without ``hard`` among the opponents ``params`` and
-    ``work`` are None and numba prunes the branch before typing it: the envs that never
-    meet ``hard`` compile without it (its code adds half the kernels' compile time)."""
+def _frozen_action(st, cfg, b, frozen):
+    """The move of the frozen policy (:mod:`.frozen_policy`, row ``b`` modulo the
+    pool's size) in game ``b``: the legal move with the highest logit for the mover's
+    own observation (what its seat sees, as the learner's encoder shows it)."""
+    mover = st[k.ST_INT][b, k.F_PLAYER]
+    encode(st, cfg, b, mover, frozen[2])
+    scores = frozen[3][fp.evaluate(frozen, b % frozen[0].shape[0])]
+    bits = k.legal_bits(st, b)
+    best = -1
+    best_value = 0.0
+    for code in range(k.NUM_ACTIONS):
+        if (bits >> code) & 1 and fp.better(scores[code], code, best_value, best):
+            best = code
+            best_value = scores[code]
+    return best
+
+
+@inline_kernel
+def _opponent_action(kind, st, cfg, b, policy, params, work, frozen):
+    """The move of opponent ``kind``. Without ``hard`` among the opponents ``params`` and
+    ``work`` are None, without a frozen policy ``frozen`` is, and numba prunes those
+    branches before typing them: the envs that never meet ``hard`` compile without it
+    (its code adds half the kernels' compile time), those without ``frozen`` without
+    the network."""
+    if frozen is not None and kind == FROZEN:
+        return _frozen_action(st, cfg, b, frozen)
     if params is None:
         return bot_action(kind, st, cfg, b, policy, b)
     return tournament_action(kind, st, cfg, b, policy, b, params, work)
 
 
 @inline_kernel
-def play_bots(st, cfg, policy, kinds, b, seat, params, work):
+def play_bots(st, cfg, policy, kinds, b, seat, params, work, frozen):
     """The bots (``kinds[b, s]``: the bot code of seat ``s``, all drawing from the game's
     one generator ``policy[b]``, as the single-agent env's bots share ``bot_rng``; ``hard``
     with its weights ``params`` and work array ``work``) move until ``seat`` is to move
@@ -127,7 +155,7 @@ def play_bots(st, cfg, policy, kinds, b, seat, params, work):
     ints = st[k.ST_INT]
     while ints[b, k.F_PHASE] != k.OVER and ints[b, k.F_PLAYER] != seat:
         kind = kinds[b, ints[b, k.F_PLAYER]]
-        k.apply(st, cfg, b, _opponent_action(kind, st, cfg, b, policy, params, work))
+        k.apply(st, cfg, b, _opponent_action(kind, st, cfg, b, policy, params, work, frozen))
 
 
 @inline_kernel
@@ -177,14 +205,14 @@ def legal_for(st, games, actions, out):
 
 
 @inline_kernel
-def _deal(st, cfg, ev, conf, b, params, work):
+def _deal(st, cfg, ev, conf, b, params, work, frozen):
     """Env ``b``'s next game, dealt from its stream as the single-agent env's ``deal``
     does: the bots play up to the learner (a deal they finish is replaced by the
     next one). The learner's seat."""
     seat = c.begin_deal(ev, conf, b, cfg[k.C_PLAYERS])
     while True:
         k.new_game(st, cfg, b, c.game_seed(ev, b))
-        play_bots(st, cfg, ev[c.E_POLICY], ev[c.E_KINDS], b, seat, params, work)
+        play_bots(st, cfg, ev[c.E_POLICY], ev[c.E_KINDS], b, seat, params, work, frozen)
         if st[k.ST_INT][b, k.F_PHASE] != k.OVER:
             return seat
 
@@ -196,11 +224,11 @@ def _observe(st, cfg, b, seat, observations, masks):
 
 
 @kernel
-def deal_envs(st, cfg, ev, conf, games, out, params, work):
+def deal_envs(st, cfg, ev, conf, games, out, params, work, frozen):
     """``reset``: deal each listed env's next game; its observation and mask."""
     for i in range(games.shape[0]):
         b = games[i]
-        seat = _deal(st, cfg, ev, conf, b, params, work)
+        seat = _deal(st, cfg, ev, conf, b, params, work, frozen)
         ev[c.E_STATE][b] = c.PLAYING
         _observe(st, cfg, b, seat, out[c.O_OBS], out[c.O_MASK])
 
@@ -222,7 +250,7 @@ def _ends(st, cfg, b, ends):
 
 
 @kernel
-def step_envs(st, cfg, ev, conf, penalty, actions, out, params, work):
+def step_envs(st, cfg, ev, conf, penalty, actions, out, params, work, frozen):
     """``step``: every env ``b`` plays ``actions[b]`` (if legal, with the bots' replies
     and the reward; else the ``penalty`` and nothing moves), or is dealt its next game
     if its autoreset is due; ended episodes are handled by the autoreset mode; then
@@ -235,7 +263,7 @@ def step_envs(st, cfg, ev, conf, penalty, actions, out, params, work):
     for b in range(actions.shape[0]):
         seat = seats[b]
         if state[b] == c.RESET_DUE:
-            seat = _deal(st, cfg, ev, conf, b, params, work)
+            seat = _deal(st, cfg, ev, conf, b, params, work, frozen)
             state[b] = c.PLAYING
             c.quiet(out, b)
         else:
@@ -245,7 +273,7 @@ def step_envs(st, cfg, ev, conf, penalty, actions, out, params, work):
             if not illegal:
                 rounds_before = ints[b, k.F_ROUNDS_DONE]
                 k.apply(st, cfg, b, action)
-                play_bots(st, cfg, ev[c.E_POLICY], ev[c.E_KINDS], b, seat, params, work)
+                play_bots(st, cfg, ev[c.E_POLICY], ev[c.E_KINDS], b, seat, params, work, frozen)
                 reward = _reward(st, cfg, b, seat, rounds_before, kind, at)
             else:
                 status |= c.ILLEGAL
@@ -261,7 +289,7 @@ def step_envs(st, cfg, ev, conf, penalty, actions, out, params, work):
                     state[b] = c.ENDED
                 else:  # SAME_STEP: keep the last observation, deal the next game
                     _observe(st, cfg, b, seat, out[c.O_FINAL_OBS], out[c.O_FINAL_MASK])
-                    seat = _deal(st, cfg, ev, conf, b, params, work)
+                    seat = _deal(st, cfg, ev, conf, b, params, work, frozen)
         _observe(st, cfg, b, seat, observations, masks)
     return status
 

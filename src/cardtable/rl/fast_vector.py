@@ -24,8 +24,18 @@ kernel draws the same numbers.
 Options are those of the single-agent env (``rules``, ``seat``, ``reward``,
 ``reward_at``, ``illegal``, ``illegal_penalty``, ``max_steps``) and ``autoreset_mode``,
 with two differences: ``opponents`` are the bots the batch engine plays (``"random"``,
-``"greedy"``, ``"hard"``: one name, or one per other seat), and with ``illegal="raise"``
-an illegal action raises before any env moves. Skip-Bo's takes one more reward,
+``"greedy"``, ``"hard"``, and ``"frozen"``: one name, or one per other seat), and with
+``illegal="raise"`` an illegal action raises before any env moves.
+
+``"frozen"`` is a learned policy (``frozen=PolicyWeights``, the trainer's weights, or a
+list of them: a pool, env ``i`` playing policy ``i % len(pool)``) whose network runs in
+the kernel (:mod:`cardtable.fast.frozen_policy`): a frozen seat encodes its own
+observation (what the learner's encoder shows that seat, never the hidden cards) and
+plays the legal move with the highest logit, as ``LearnedBot`` with those weights does.
+``set_frozen(weights)`` copies new weights of the same shape into the kernels' arrays
+(no compile), for a trainer refreshing its league. Weights of another game, player
+count, encoder version or observation size are refused with a ``ValueError`` naming
+the field. Skip-Bo's takes one more reward,
 ``reward="stock"``: the dense reward of :mod:`cardtable.fast.skipbo_env` (stock cards
 played, plus the win reward), which the reference envs do not have.
 
@@ -46,10 +56,11 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from ..bots.learned_net import PolicyWeights
 from ..core import Game, IllegalMoveError, RulesBase
 from ..encoders.layout import Layout
 from ..fast import env_common as common
-from ..fast import pcg64
+from ..fast import frozen_policy, pcg64
 from .common import check_max_steps, check_reward_options, check_seat_options, resolve_rules
 from .vector import DISABLED, NEXT_STEP, SAME_STEP, reset_choice, reset_seeds
 
@@ -98,6 +109,7 @@ class FastVectorEnv(VectorEnv, abc.ABC):
         illegal_penalty: float = -1.0,
         max_steps: int | None = None,
         autoreset_mode: AutoresetMode | str = NEXT_STEP,
+        frozen: PolicyWeights | Sequence[PolicyWeights] | None = None,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
@@ -105,16 +117,21 @@ class FastVectorEnv(VectorEnv, abc.ABC):
         self.rules = resolved
         n = self.num_players = resolved.players  # type: ignore[attr-defined]
         kernels = self._kernels()
-        BOT_NAMES = self._bot_names()  # noqa: N806
+        known = kernels.OPPONENT_NAMES
         names = check_seat_options(n, opponents, seat, illegal)
-        unknown = sorted(set(names) - set(BOT_NAMES))
+        unknown = sorted(set(names) - set(known))
         if unknown:
             raise ValueError(
-                f"the batch engine's opponents are {', '.join(BOT_NAMES)}, not {', '.join(unknown)}"
+                f"the batch engine's opponents are {', '.join(known)}, not {', '.join(unknown)}"
             )
-        opponent_codes = np.array([BOT_NAMES.index(name) for name in names], dtype=np.int64)
-        # The kernels compile without hard unless a seat plays it (see skyjo_env).
+        opponent_codes = np.array([known.index(name) for name in names], dtype=np.int64)
+        # The kernels compile without hard unless a seat plays it (see skyjo_env), and
+        # without the frozen policy's network unless a seat plays that.
         self._meets_hard = "hard" in names
+        if "frozen" in names and frozen is None:
+            raise ValueError("opponents 'frozen' need frozen=PolicyWeights (or a list: a pool)")
+        if frozen is not None and "frozen" not in names:
+            raise ValueError("frozen weights given, but no opponent is 'frozen'")
         if reward not in self._dense_rewards():
             check_reward_options(reward, reward_at)
         elif reward_at not in ("game", "round"):
@@ -138,8 +155,13 @@ class FastVectorEnv(VectorEnv, abc.ABC):
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.batch: Any = self._batch(resolved, num_envs)
         self.kernels = kernels
-        self._extra = self._kernel_extra()
         self.size = kernels.observation_size(n)
+        self._hard_args = self._kernel_extra()
+        self._frozen: tuple[Any, ...] | None = None
+        if frozen is not None:
+            pool = [frozen] if isinstance(frozen, PolicyWeights) else list(frozen)
+            self._frozen = frozen_policy.frozen_arrays(*self._frozen_rows(pool))
+        self._extra = (*self._hard_args, self._frozen)
         # The envs' arrays the step kernel reads and writes (layout: fast.env_common).
         self.seats = np.full(num_envs, 0 if seat is None else seat, dtype=np.int64)
         self.policy = np.zeros(num_envs, dtype=np.uint64)  # each game's bots' generator
@@ -192,13 +214,72 @@ class FastVectorEnv(VectorEnv, abc.ABC):
         learner is not to move. Asking changes no env: ``hard``'s random choices (Skyjo's
         set-up reveals) draw from the teacher's own generators, seeded once."""
         if self._teacher is None:
-            extra = self._extra if self._meets_hard else self._hard_extra()
+            extra = self._hard_args if self._meets_hard else self._hard_extra()
             rngs = np.arange(1, self.num_envs + 1, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
             self._teacher = (rngs, np.zeros(self.num_envs, dtype=np.int64), *extra)
         rngs, out = self._teacher[:2]
         args = (self.batch.st, self.batch.cfg, self._ev, rngs, out, *self._teacher[2:])
         self.kernels.teacher_actions(*args)
         return np.asarray(out.copy())
+
+    def set_frozen(self, frozen: PolicyWeights | Sequence[PolicyWeights]) -> None:
+        """New weights for the ``frozen`` opponents: as many policies as the env was
+        made with, of the same layer sizes. They are copied into the kernels' arrays,
+        so nothing compiles again; the next step plays them."""
+        if self._frozen is None:
+            raise ValueError("no opponent of this env is 'frozen'")
+        pool = [frozen] if isinstance(frozen, PolicyWeights) else list(frozen)
+        rows, sizes = self._frozen_rows(pool)
+        held = self._frozen[0].shape[0]
+        if len(rows) != held:
+            raise ValueError(f"frozen: {len(rows)} policies, this env holds {held}")
+        if not np.array_equal(sizes, self._frozen[1]):
+            raise ValueError(
+                f"frozen: layer sizes {sizes.tolist()}, this env holds {self._frozen[1].tolist()}"
+            )
+        frozen_policy.refill(self._frozen, rows)
+
+    def _frozen_rows(self, pool: list[Any]) -> tuple[list[NDArray[np.float64]], NDArray[np.int64]]:
+        """The packed rows of a pool of weights and their layer sizes (all alike); a
+        ``ValueError`` naming the field when one is not for this env."""
+        if not pool:
+            raise ValueError("frozen: an empty pool of policies")
+        game = self._game().name
+        wanted = {
+            "game": game,
+            "players": self.num_players,
+            "encoder_version": self._encoder_version(),
+            "obs_size": self.size,
+            "num_actions": self._game().num_actions,
+        }
+        rows = []
+        sizes = None
+        for index, weights in enumerate(pool):
+            where = "frozen" if len(pool) == 1 else f"frozen[{index}]"
+            for name, value in wanted.items():
+                if getattr(weights, name) != value:
+                    raise ValueError(
+                        f"{where}: {name} {getattr(weights, name)!r}, this env needs {value!r}"
+                    )
+            if weights.inv_std.shape != weights.mean.shape:
+                raise ValueError(f"{where}: inv_std's shape is not mean's")
+            width = self.size
+            for layer, (weight, bias) in enumerate(weights.layers):
+                if weight.shape != (width, bias.shape[0]):
+                    raise ValueError(
+                        f"{where}: layer {layer}'s weight has shape {weight.shape}, "
+                        f"its inputs and bias need ({width}, {bias.shape[0]})"
+                    )
+                width = bias.shape[0]
+            these = frozen_policy.layer_sizes(weights.mean, weights.layers)
+            if sizes is not None and not np.array_equal(these, sizes):
+                raise ValueError(
+                    f"{where}: layer sizes {these.tolist()}, frozen[0] has {sizes.tolist()}"
+                )
+            sizes = these
+            rows.append(frozen_policy.pack(weights.mean, weights.inv_std, weights.layers))
+        assert sizes is not None
+        return rows, sizes
 
     # --- VectorEnv API ----------------------------------------------------------------
     def reset(
@@ -339,7 +420,7 @@ class FastVectorEnv(VectorEnv, abc.ABC):
 
     @staticmethod
     @abc.abstractmethod
-    def _bot_names() -> tuple[str, ...]:
+    def _encoder_version() -> int:
         """See :meth:`_game`."""
 
     @staticmethod
@@ -390,10 +471,10 @@ class SkyjoFastVectorEnv(FastVectorEnv):
         return skyjo_env
 
     @staticmethod
-    def _bot_names() -> tuple[str, ...]:
-        from ..fast.skyjo_bots import TOURNAMENT_NAMES
+    def _encoder_version() -> int:
+        from ..encoders.skyjo_obs import ENCODER_VERSION
 
-        return TOURNAMENT_NAMES
+        return ENCODER_VERSION
 
     @staticmethod
     def _layout(players: int) -> Layout:
@@ -445,10 +526,10 @@ class SkipBoFastVectorEnv(FastVectorEnv):
         return skipbo_env
 
     @staticmethod
-    def _bot_names() -> tuple[str, ...]:
-        from ..fast.skipbo_bots import TOURNAMENT_NAMES
+    def _encoder_version() -> int:
+        from ..encoders.skipbo_obs import ENCODER_VERSION
 
-        return TOURNAMENT_NAMES
+        return ENCODER_VERSION
 
     @staticmethod
     def _layout(players: int) -> Layout:
