@@ -163,3 +163,40 @@ def test_groups_of_envs_meet_different_opponents(tmp_path: Path) -> None:
         assert set(opponents) == {TOURNAMENT_NAMES.index(bot)}
     with pytest.raises(SystemExit, match="does not split into 3 groups"):
         Trainer(TrainConfig(game="skyjo", envs=8, opponents="random;greedy;hard"), tmp_path / "x")
+
+
+def test_a_league_run_plays_its_snapshots_and_resumes_exactly(tmp_path: Path) -> None:
+    """``--opponents "random;frozen" --league-every 1 --league-pool 2``: half the envs
+    play the learner's two latest snapshots (refreshed at every update), and a run
+    resumed from its checkpoint holds the same league and ends as the whole run."""
+    settings = {**TINY, "envs": 8, "horizon": 16, "minibatch": 64, "eval_games": 16}
+    settings.update(opponents="random;frozen", league_every=1, league_pool=2)
+    whole = Trainer(
+        TrainConfig(game="skyjo", updates=4, checkpoint_every=2, eval_every=2, **settings),
+        tmp_path / "whole",
+    )
+    assert [env.num_envs for env in whole.league_envs] == [4]
+    whole_rows = whole.run(progress=False)
+    # Snapshots of the weights after updates 2 and 3, taken before updates 3 and 4.
+    assert [weights.info["update"] for weights in whole.league] == [2, 3]
+    first = TrainConfig(game="skyjo", updates=2, checkpoint_every=2, eval_every=2, **settings)
+    Trainer(first, tmp_path / "parts").run(progress=False)
+    again, folder, _ = parse_args(["skyjo", str(tmp_path / "parts"), "--updates", "4"])
+    resumed = Trainer(again, folder)
+    assert [weights.info["update"] for weights in resumed.league] == [0, 1]
+    resumed_rows = resumed.run(progress=False)
+    for mine, theirs in zip(resumed.league, whole.league, strict=True):
+        for (wa, ba), (wb, bb) in zip(mine.layers, theirs.layers, strict=True):
+            assert np.array_equal(wa, wb) and np.array_equal(ba, bb)
+    drop = ("seconds",)
+    assert [{k: v for k, v in row.items() if k not in drop} for row in resumed_rows] == [
+        {k: v for k, v in row.items() if k not in drop} for row in whole_rows[2:]
+    ]
+    a = load_weights(tmp_path / "whole" / "policy.npz")
+    b = load_weights(tmp_path / "parts" / "policy.npz")
+    for (wa, ba), (wb, bb) in zip(a.layers, b.layers, strict=True):
+        assert np.array_equal(wa, wb) and np.array_equal(ba, bb)
+    with pytest.raises(SystemExit, match="need --league-every N > 0"):
+        TrainConfig(game="skyjo", opponents="greedy;frozen")
+    with pytest.raises(SystemExit, match="--league-pool must be at least 1"):
+        TrainConfig(game="skyjo", opponents="frozen", league_every=5, league_pool=0)

@@ -12,6 +12,11 @@ updates the run writes its folder:
 - ``policy.npz``: the latest weights for numpy (:mod:`cardtable.bots.learned_net`),
   ``best.npz``: those of the best evaluation so far.
 
+Self-play league: ``--opponents "greedy;frozen" --league-every N [--league-pool K]``
+gives the envs of the ``frozen`` group the learner's own K latest snapshots as
+opponents (played in the kernel, :mod:`cardtable.fast.frozen_policy`); every N updates
+the current weights replace the oldest snapshot. The snapshots are in the checkpoint.
+
 Reproducible and resumable: every segment of ``--checkpoint-every`` updates starts by
 re-dealing all envs from a seed derived from the run's seed and the segment's number,
 and the checkpoint is written at the segment's end, so a run killed and resumed
@@ -36,7 +41,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from ..bots.learned_net import save_weights
+from ..bots.learned_net import PolicyWeights, save_weights
 from ..games import get_game
 from .evaluate import Evaluation, evaluate
 from .gym_env import make_vector_env
@@ -84,12 +89,25 @@ class TrainConfig:
     teacher: str = ""
     teacher_coef: float = 1.0
     teacher_updates: int = 0
+    # Self-play league: the opponents "frozen" play snapshots of the learner, the
+    # league_pool latest ones (env i of a group against snapshot i % league_pool); a
+    # new snapshot of the current weights replaces the oldest every league_every updates.
+    league_every: int = 0
+    league_pool: int = 1
 
     def __post_init__(self) -> None:
         if self.teacher not in TEACHERS:
             raise SystemExit(f"--teacher must be one of {', '.join(map(repr, TEACHERS))}")
         if self.teacher_coef < 0 or self.teacher_updates < 0:
             raise SystemExit("--teacher-coef and --teacher-updates must be at least 0")
+        frozen = any("frozen" in group for group in self.opponents.split(";"))
+        if frozen != (self.league_every > 0):
+            raise SystemExit(
+                "opponents 'frozen' (the learner's snapshots) need --league-every N > 0, "
+                "and --league-every needs a group of opponents with 'frozen'"
+            )
+        if self.league_pool < 1:
+            raise SystemExit("--league-pool must be at least 1")
 
     def teacher_weight(self, update: int) -> float:
         """The imitation term's weight at ``update`` (0 without a teacher)."""
@@ -114,6 +132,30 @@ class TrainConfig:
 
 def _seat_bots(names: str) -> str | list[str]:
     return names.split(",") if "," in names else names
+
+
+def _frozen_option(opponents: str | list[str], pool: list[PolicyWeights]) -> dict[str, Any]:
+    """The vector env's ``frozen`` option for a group whose opponents include ``frozen``."""
+    return {"frozen": pool} if "frozen" in opponents else {}
+
+
+def _blank_policy(config: TrainConfig, num_actions: int) -> PolicyWeights:
+    """A network of the run's shape with every weight 0 (every legal move ties: it
+    plays the lowest code), which the frozen seats hold until the first snapshot."""
+    if config.game == "skyjo":
+        from ..encoders.skyjo_obs import skyjo_layout as layout
+    else:
+        from ..encoders.skipbo_obs import skipbo_layout as layout
+    widths = [layout(config.players).size, *config.hidden, num_actions]
+    layers = tuple(
+        (np.zeros((widths[i], widths[i + 1])), np.zeros(widths[i + 1]))
+        for i in range(len(widths) - 1)
+    )
+    size = widths[0]
+    version = encoder_version(config.game)
+    return PolicyWeights(
+        config.game, config.players, version, np.zeros(size), np.ones(size), layers
+    )
 
 
 def encoder_version(game: str) -> int:
@@ -152,6 +194,10 @@ class Trainer:
         groups = config.opponent_groups()
         if config.envs % len(groups):
             raise SystemExit(f"--envs {config.envs} does not split into {len(groups)} groups")
+        self.num_actions = get_game(config.game).num_actions
+        # The frozen seats play a blank network until the learner's first snapshot
+        # (the normalizer below samples the first group's envs before the net exists).
+        blank = [_blank_policy(config, self.num_actions)] * config.league_pool
         self.envs: list[Any] = [
             make_vector_env(
                 config.game,
@@ -163,10 +209,13 @@ class Trainer:
                 reward=config.reward,
                 reward_at=config.reward_at,
                 autoreset_mode="SameStep",
+                **_frozen_option(opponents, blank),
             )
             for opponents in groups
         ]
-        self.num_actions = get_game(config.game).num_actions
+        self.league_envs = [
+            env for env, group in zip(self.envs, groups, strict=True) if "frozen" in group
+        ]
         mean, inv_std = _normalizer(self.envs[0], config.seed)
         self.net = PolicyNet(mean, inv_std, self.num_actions, config.hidden)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config.learning_rate, eps=1e-5)
@@ -174,6 +223,10 @@ class Trainer:
         self.steps = 0
         self.seconds = 0.0
         self.best = -np.inf
+        #: The frozen opponents' snapshots, oldest first (the initial network's at first).
+        self.league: list[PolicyWeights] = []
+        if self.league_envs:
+            self.league = [self.weights()] * config.league_pool
         checkpoint = folder / "checkpoint.pt"
         if checkpoint.exists():
             saved = torch.load(checkpoint, weights_only=False)
@@ -182,6 +235,20 @@ class Trainer:
             torch.set_rng_state(saved["torch_rng"])
             self.update, self.steps = saved["update"], saved["steps"]
             self.seconds, self.best = saved["seconds"], saved["best"]
+            self.league = saved.get("league", self.league)
+        self._field_league()
+
+    def _field_league(self) -> None:
+        """The frozen seats play the league's snapshots from the next step on."""
+        for env in self.league_envs:
+            env.set_frozen(self.league)
+
+    def _refresh_league(self) -> None:
+        """Every ``league_every`` updates: the current weights replace the oldest snapshot."""
+        every = self.config.league_every
+        if self.league_envs and self.update > 0 and self.update % every == 0:
+            self.league = [*self.league[1:], self.weights()]
+            self._field_league()
 
     # --- one update ---------------------------------------------------------------
     def _rollout(self, obs: np.ndarray, masks: np.ndarray) -> tuple[Any, ...]:
@@ -322,6 +389,7 @@ class Trainer:
             "steps": self.steps,
             "seconds": self.seconds,
             "best": self.best,
+            "league": self.league,
         }
         partial = self.folder / "checkpoint.pt.part"
         torch.save(state, partial)
@@ -347,6 +415,7 @@ class Trainer:
                 end = min((segment + 1) * c.checkpoint_every, c.updates)
                 while self.update < end:
                     started = time.process_time()
+                    self._refresh_league()
                     batch, obs, masks, reward = self._rollout(obs, masks)
                     policy_loss, value_loss, entropy, imitation = self._learn(batch)
                     self.update += 1
