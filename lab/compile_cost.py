@@ -3,6 +3,7 @@
     NUMBA_CACHE_DIR=$(mktemp -d) taskset -c 1 python -m lab compile_cost vector skyjo
     NUMBA_CACHE_DIR=$(mktemp -d) taskset -c 1 python -m lab compile_cost vector skipbo
     NUMBA_CACHE_DIR=$(mktemp -d) taskset -c 1 python -m lab compile_cost warm
+    NUMBA_CACHE_DIR=$(mktemp -d) python -m lab compile_cost vector skipbo --opponents frozen
 
 Runs one scenario (``vector GAME``: build an 8-env vector env of the batch engine,
 4 players for Skyjo, 2 for Skip-Bo, and ``reset`` it, as issue 37 measured; ``warm``:
@@ -71,11 +72,16 @@ class PassRecorder(event.Listener):
             self.stack[-1][2] += elapsed
 
 
-def run_vector(game: str) -> None:
+def run_vector(game: str, opponents: str) -> None:
     from cardtable.rl.gym_env import make_vector_env
 
     players = 4 if game == "skyjo" else 2
-    envs = make_vector_env(game, 8, engine="fast", rules={"players": players})
+    options: dict[str, Any] = {"opponents": opponents}
+    if opponents == "frozen":  # a network of the trainer's shape (random weights)
+        from .vector_env_speed import random_policy
+
+        options["frozen"] = random_policy(game, [256, 256], players)
+    envs = make_vector_env(game, 8, engine="fast", rules={"players": players}, **options)
     envs.reset(seed=0)
 
 
@@ -89,6 +95,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("scenario", choices=("vector", "warm"))
     parser.add_argument("game", nargs="?", choices=("skyjo", "skipbo"), default="skyjo")
+    parser.add_argument("--opponents", default="random", help="the vector env's (vector only)")
     args = parser.parse_args(argv)
     compiles, passes = CompileRecorder(), PassRecorder()
     llvm: list[float] = []
@@ -99,13 +106,15 @@ def main(argv: Sequence[str] | None = None) -> None:
         event.install_timer("numba:llvm_lock", llvm.append),
     ):
         if args.scenario == "vector":
-            run_vector(args.game)
+            run_vector(args.game, args.opponents)
         else:
             run_warm()
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     kernels = sorted(compiles.own, key=compiles.own.__getitem__, reverse=True)
     report = {
-        "scenario": " ".join([args.scenario] + ([args.game] if args.scenario == "vector" else [])),
+        "scenario": " ".join(
+            [args.scenario] + ([args.game, args.opponents] if args.scenario == "vector" else [])
+        ),
         "wall_s": round(wall, 1),
         "cpu_s": round(cpu, 1),
         "llvm_s": round(sum(llvm), 1),

@@ -35,9 +35,11 @@ from cardtable.rl.gym_env import make_vector_env
 SLICE = 0.25
 
 
-def random_policy(game: str, hidden: Sequence[int]) -> PolicyWeights:
-    """A network of the trainer's shape for the default rules, with random weights."""
-    players = get_game(game).rules_from_json({}).players  # type: ignore[attr-defined]
+def random_policy(game: str, hidden: Sequence[int], players: int | None = None) -> PolicyWeights:
+    """A network of the trainer's shape (for the default rules' players unless given),
+    with random weights."""
+    if players is None:
+        players = int(get_game(game).rules_from_json({}).players)  # type: ignore[attr-defined]
     kernels = skyjo_env if game == "skyjo" else skipbo_env
     widths = [kernels.observation_size(players), *hidden, get_game(game).num_actions]
     rng = np.random.default_rng(0)

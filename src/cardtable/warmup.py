@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 #: The games with compiled engines, in the order they are warmed.
 WARM_GAMES = ("skyjo", "skipbo")
@@ -46,14 +47,37 @@ def _warm_batch_and_bots(game_name: str) -> None:
         run_fast_tournament(game, rules, [name], rules.players, 0, paired=True)  # type: ignore[attr-defined]
 
 
+def _any_policy(game_name: str) -> Any:
+    """A network of the trainer's shape for the default rules (the kernels compile the
+    same for any weights and layer widths)."""
+    from .bots.learned_net import blank_weights
+    from .encoders import skipbo_obs, skyjo_obs
+    from .fast import skipbo_env, skyjo_env
+    from .games import get_game
+
+    game = get_game(game_name)
+    players = game.rules_from_json({}).players  # type: ignore[attr-defined]
+    if game_name == "skyjo":
+        size, version = skyjo_env.observation_size(players), skyjo_obs.ENCODER_VERSION
+    else:
+        size, version = skipbo_env.observation_size(players), skipbo_obs.ENCODER_VERSION
+    widths = [size, 256, 256, game.num_actions]
+    return blank_weights(game_name, players, version, widths)
+
+
 def _warm_vector_envs(game_name: str) -> None:
     import numpy as np
 
     from .rl.gym_env import make_vector_env
 
-    # Against hard the kernels are compiled with it (the trainer's envs), else without.
-    for illegal, opponents in (("penalty", "greedy"), ("raise", "greedy"), ("penalty", "hard")):
-        envs = make_vector_env(game_name, 2, engine="fast", opponents=opponents, illegal=illegal)
+    # Against hard the kernels are compiled with it (the trainer's envs), else without;
+    # likewise with a frozen policy's network (the trainer's self-play league).
+    cases = (("penalty", "greedy"), ("raise", "greedy"), ("penalty", "hard"), ("penalty", "frozen"))
+    for illegal, opponents in cases:
+        options = {"frozen": _any_policy(game_name)} if opponents == "frozen" else {}
+        envs = make_vector_env(
+            game_name, 2, engine="fast", opponents=opponents, illegal=illegal, **options
+        )
         _, infos = envs.reset(seed=0)
         rng = np.random.default_rng(0)
         for _ in range(4):

@@ -68,6 +68,20 @@ class PolicyWeights:
         return int(np.argmax(np.where(legal, logits, -np.inf)))
 
 
+def blank_weights(
+    game: str, players: int, encoder_version: int, widths: list[int]
+) -> PolicyWeights:
+    """A network of the layer widths ``widths`` (the observation's, the hidden layers',
+    the actions') with every weight 0: all legal moves tie, so it plays the lowest code.
+    What a frozen opponent holds before it is given a trained policy."""
+    layers = tuple(
+        (np.zeros((widths[i], widths[i + 1])), np.zeros(widths[i + 1]))
+        for i in range(len(widths) - 1)
+    )
+    size = widths[0]
+    return PolicyWeights(game, players, encoder_version, np.zeros(size), np.ones(size), layers)
+
+
 def save_weights(path: Path, weights: PolicyWeights) -> None:
     meta = {
         "format": FORMAT,

@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from ..bots.learned_net import PolicyWeights, save_weights
+from ..bots.learned_net import PolicyWeights, blank_weights, save_weights
 from ..games import get_game
 from .evaluate import Evaluation, evaluate
 from .gym_env import make_vector_env
@@ -147,15 +147,7 @@ def _blank_policy(config: TrainConfig, num_actions: int) -> PolicyWeights:
     else:
         from ..encoders.skipbo_obs import skipbo_layout as layout
     widths = [layout(config.players).size, *config.hidden, num_actions]
-    layers = tuple(
-        (np.zeros((widths[i], widths[i + 1])), np.zeros(widths[i + 1]))
-        for i in range(len(widths) - 1)
-    )
-    size = widths[0]
-    version = encoder_version(config.game)
-    return PolicyWeights(
-        config.game, config.players, version, np.zeros(size), np.ones(size), layers
-    )
+    return blank_weights(config.game, config.players, encoder_version(config.game), widths)
 
 
 def encoder_version(game: str) -> int:
