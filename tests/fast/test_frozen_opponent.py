@@ -3,9 +3,11 @@ kernel, :mod:`cardtable.fast.frozen_policy`) plays exactly the moves ``LearnedBo
 plays with the same weights, refreshes its weights in place, and refuses weights of
 another env.
 
-The frozen-only variants compile in the default run: about 14 s of CPU per game beyond
-the envs without it (``step_envs`` and ``deal_envs`` with the network; measured
-2026-12-07 on the shared two-core machine, 9.4 s and 4.2 s for Skyjo)."""
+The frozen variants (without ``hard``) stay in the default run: beyond the envs without
+a frozen seat they compile in 8.7 s of CPU for Skyjo and 23.1 s for Skip-Bo (``python -m
+lab compile_cost vector GAME --opponents frozen`` after ``--opponents random`` in one
+empty cache, 2026-12-07), and ``cardtable fast warm`` (run by ``make test`` before the
+workers) compiles them ahead."""
 
 from __future__ import annotations
 
