@@ -25,7 +25,9 @@ Options are those of the single-agent env (``rules``, ``seat``, ``reward``,
 ``reward_at``, ``illegal``, ``illegal_penalty``, ``max_steps``) and ``autoreset_mode``,
 with two differences: ``opponents`` are the bots the batch engine plays (``"random"``,
 ``"greedy"``, ``"hard"``, and ``"frozen"``: one name, or one per other seat), and with
-``illegal="raise"`` an illegal action raises before any env moves.
+``illegal="raise"`` an illegal action raises before any env moves. Skip-Bo's takes one
+more reward, ``reward="stock"``: the dense reward of :mod:`cardtable.fast.skipbo_env`
+(stock cards played, plus the win reward), which the reference envs do not have.
 
 ``"frozen"`` is a learned policy (``frozen=PolicyWeights``, the trainer's weights, or a
 list of them: a pool, env ``i`` playing policy ``i % len(pool)``) whose network runs in
@@ -35,9 +37,7 @@ plays the legal move with the highest logit, as ``LearnedBot`` with those weight
 ``set_frozen(weights)`` copies new weights of the same shape into the kernels' arrays
 (no compile), for a trainer refreshing its league. Weights of another game, player
 count, encoder version or observation size are refused with a ``ValueError`` naming
-the field. Skip-Bo's takes one more reward,
-``reward="stock"``: the dense reward of :mod:`cardtable.fast.skipbo_env` (stock cards
-played, plus the win reward), which the reference envs do not have.
+the field.
 
 ``teacher_actions()`` gives, for every env, the move ``hard`` would play in the
 learner's seat now (for the trainer's imitation term, :mod:`cardtable.rl.train`); the
