@@ -11,6 +11,7 @@ TOOLS = (
     "bot_speed",
     "bot_sweep",
     "learned_moves",
+    "imitation_probe",
     "hard_ablation",
     "expert_experiments",
     "skipbo_decision_screen",

@@ -120,3 +120,17 @@ def test_kickstarting_teaches_hards_moves(tmp_path) -> None:
     assert rows[0]["imitation_loss"] > rows[-1]["imitation_loss"] > 0
     with pytest.raises(SystemExit, match="--teacher must be one of"):
         TrainConfig(game="skyjo", teacher="expert")
+
+
+def test_the_imitation_probe_reports_agreement_and_the_copys_result(capsys) -> None:
+    """``python -m lab imitation_probe`` on a few thousand states: every epoch's
+    agreement, then the copy's games (the teacher kernels compile here too)."""
+    pytest.importorskip("torch")
+    from lab import imitation_probe
+
+    imitation_probe.main(["skyjo", "--samples", "4096", "--epochs", "2", "--hidden", "32",
+                          "--envs", "64", "--games", "8"])  # fmt: skip
+    out = capsys.readouterr().out
+    assert "4,096 states" in out
+    assert out.count("held-out agreement with hard") == 2
+    assert "the copy against greedy:" in out and "(8 games)" in out
