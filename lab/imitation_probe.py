@@ -42,7 +42,9 @@ def collect(game: str, samples: int, envs: int, seed: int) -> tuple[Any, Any, An
     obs, infos = env.reset(seed=seed)
     masks = infos["action_mask"]
     rng = np.random.default_rng(seed)
-    seen, allowed, taught = [], [], []
+    seen: list[np.ndarray] = []
+    allowed: list[np.ndarray] = []
+    taught: list[np.ndarray] = []
     while len(seen) * envs < samples:
         teacher = env.teacher_actions()
         seen.append(obs)
@@ -93,7 +95,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             logits = net(obs[index])[0].masked_fill(~masks[index], MASKED)
             loss = torch.nn.functional.cross_entropy(logits, taught[index])
             optimizer.zero_grad()
-            loss.backward()
+            loss.backward()  # type: ignore[no-untyped-call]  # torch leaves it unannotated
             optimizer.step()
             total += float(loss.detach())
             batches += 1
