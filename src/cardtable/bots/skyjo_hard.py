@@ -430,6 +430,15 @@ class HardBot:
         return model.options(card, phase == DRAWN)
 
 
+def move_values(state: SkyjoState, bot: HardBot | None = None) -> dict[int, float]:
+    """``hard``'s value of each legal move of the seat to move (lower is better), as
+    :meth:`HardBot.ranked` gives them; empty in set-up and where a single move is legal,
+    where ``hard`` values nothing (it moves at random, or has no choice)."""
+    if state.phase == SETUP or state.is_over or len(state.legal_actions()) < 2:
+        return {}
+    return {action: value for value, action in (bot or HardBot()).ranked(state)}
+
+
 def grid_value(state: SkyjoState, seat: int, bot: HardBot | None = None) -> float:
     """``hard``'s value of ``seat``'s grid: the expected sum of its columns, less the
     hope of completing pairs of high cards (lower is better), from what the seat sees."""

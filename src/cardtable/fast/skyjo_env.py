@@ -21,6 +21,7 @@ from . import frozen_policy as fp
 from . import skyjo_kernels as k
 from .compiled import inline_kernel, kernel
 from .skyjo_bots import HARD, TOURNAMENT_NAMES, bot_action, tournament_action
+from .skyjo_hard import hard_values
 
 #: Totals are clipped to this range, as in cardtable.encoders.skyjo_obs.
 TOTAL_LOW = -1000
@@ -306,3 +307,27 @@ def teacher_actions(st, cfg, ev, rngs, out, params, work):
             out[b] = tournament_action(HARD, st, cfg, b, rngs, b, params, work)
         else:
             out[b] = -1
+
+
+@kernel
+def hard_priors(st, cfg, ev, out, values, params, work):
+    """``out[b]`` (float32): the prior of ``hard``'s values for env ``b``'s learner seat,
+    ``-(value(a) - min value)`` for each legal move ``a`` (0 for ``hard``'s own best
+    move, below 0 for the others), 0 for the other codes; a row of 0 where the learner
+    is not to move, is in set-up or has a single legal move (``hard`` values nothing
+    there). ``values``: a float64 scratch row, one entry per action code."""
+    ints = st[k.ST_INT]
+    seats = ev[c.E_SEATS]
+    for b in range(out.shape[0]):
+        for code in range(k.NUM_ACTIONS):
+            out[b, code] = 0.0
+        if ints[b, k.F_PHASE] == k.OVER or ints[b, k.F_PLAYER] != seats[b]:
+            continue
+        if not hard_values(st, cfg, b, params, work, values):
+            continue
+        low = np.inf
+        for code in range(k.NUM_ACTIONS):
+            low = min(low, values[code])
+        for code in range(k.NUM_ACTIONS):
+            if values[code] != np.inf:
+                out[b, code] = -(values[code] - low)

@@ -373,6 +373,31 @@ def _build_model(st, cfg, b, seat, params, work):
         work[W_NEAREST] = nearest
 
 
+@inline_kernel
+def _take_and_draw(st, cfg, b, seat, params, work):
+    """``HardBot.ranked``'s values of taking the discard (before ``take_margin``) and
+    of drawing, at the start of ``seat``'s turn (the model built)."""
+    ints = st[k.ST_INT]
+    down = st[k.ST_DOWN][b, seat] & st[k.ST_PRES][b, seat]
+    # The best reveal after drawing, the same for every card drawn.
+    best_reveal = np.inf
+    for pos in range(k.SLOTS):
+        if down >> pos & 1:
+            best_reveal = min(best_reveal, _reveal_value(st, cfg, b, seat, params, work, pos))
+    work[W_BEST_REVEAL] = best_reveal
+    top = np.int64(st[k.ST_DISC][b, ints[b, k.F_DISCARD_LEN] - 1])
+    take = _best_with(st, cfg, b, seat, params, work, top, False)
+    draw = 0.0
+    pool = work[W_POOL]
+    for index in range(VALUES):
+        count = work[W_COUNTS + index]
+        if count > 0.0:
+            draw += (count / pool) * _best_with(
+                st, cfg, b, seat, params, work, index + LOWEST, True
+            )
+    return take, draw
+
+
 @kernel
 def hard_action(st, cfg, b, rngs, r, params, work):
     """``HardBot(**weights).choose(state, Rng)`` for the seat to move in game ``b``
@@ -386,22 +411,7 @@ def hard_action(st, cfg, b, rngs, r, params, work):
     down = st[k.ST_DOWN][b, seat] & present
     _build_model(st, cfg, b, seat, params, work)
     if phase == k.TURN:
-        # The best reveal after drawing, the same for every card drawn.
-        best_reveal = np.inf
-        for pos in range(k.SLOTS):
-            if down >> pos & 1:
-                best_reveal = min(best_reveal, _reveal_value(st, cfg, b, seat, params, work, pos))
-        work[W_BEST_REVEAL] = best_reveal
-        top = np.int64(st[k.ST_DISC][b, ints[b, k.F_DISCARD_LEN] - 1])
-        take = _best_with(st, cfg, b, seat, params, work, top, False)
-        draw = 0.0
-        pool = work[W_POOL]
-        for index in range(VALUES):
-            count = work[W_COUNTS + index]
-            if count > 0.0:
-                draw += (count / pool) * _best_with(
-                    st, cfg, b, seat, params, work, index + LOWEST, True
-                )
+        take, draw = _take_and_draw(st, cfg, b, seat, params, work)
         # sorted([(take + margin, TAKE_DISCARD), (draw, DRAW)])[0]: DRAW wins ties.
         return k.DRAW if draw <= take + params[P_TAKE_MARGIN] else k.TAKE_DISCARD
     card = np.int64(ints[b, k.F_HAND])
@@ -420,3 +430,39 @@ def hard_action(st, cfg, b, rngs, r, params, work):
                 if value < best:
                     best, action = value, k.DISCARD_AND_REVEAL + pos
     return action
+
+
+@kernel
+def hard_values(st, cfg, b, params, work, out):
+    """``HardBot(**weights).ranked(state)`` for the seat to move in game ``b``: each
+    legal move's value (lower is better) into ``out[code]`` (float64, one entry per
+    action code), ``inf`` for the other codes. ``ranked`` values nothing in set-up or
+    where a single move is legal (``hard`` moves at random there): then every entry is
+    ``inf`` and the kernel returns False, else True."""
+    ints = st[k.ST_INT]
+    phase = ints[b, k.F_PHASE]
+    seat = ints[b, k.F_PLAYER]
+    for code in range(out.shape[0]):
+        out[code] = np.inf
+    if phase in (k.SETUP, k.OVER) or k.popcount(k.legal_bits(st, b)) < 2:
+        return False
+    present = st[k.ST_PRES][b, seat]
+    down = st[k.ST_DOWN][b, seat] & present
+    _build_model(st, cfg, b, seat, params, work)
+    if phase == k.TURN:
+        take, draw = _take_and_draw(st, cfg, b, seat, params, work)
+        out[k.TAKE_DISCARD] = take + params[P_TAKE_MARGIN]
+        out[k.DRAW] = draw
+        return True
+    card = np.int64(ints[b, k.F_HAND])
+    for pos in range(k.SLOTS):
+        if present >> pos & 1:
+            out[k.EXCHANGE + pos] = _exchange_value(st, cfg, b, seat, params, work, pos, card)
+    if phase == k.DRAWN:
+        deny = _denial(st, cfg, b, seat, params, work, card)
+        for pos in range(k.SLOTS):
+            if down >> pos & 1:
+                out[k.DISCARD_AND_REVEAL + pos] = (
+                    _reveal_value(st, cfg, b, seat, params, work, pos) + deny
+                )
+    return True
