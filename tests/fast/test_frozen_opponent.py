@@ -12,6 +12,7 @@ is spent to its limit and the kernel code it checks is the same frozen network."
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -151,6 +152,9 @@ def test_weights_of_another_env_are_refused() -> None:
     short = PolicyWeights("skyjo", 2, 1, good.mean[:-1], good.inv_std[:-1], good.layers)
     with pytest.raises(ValueError, match="frozen: obs_size 110, this env needs 111"):
         make_vector_env("skyjo", 2, engine="fast", frozen=short, **options)
+    residual = dataclasses.replace(good, prior="hard", prior_scale=4.0)
+    with pytest.raises(ValueError, match="frozen: prior 'hard': the frozen opponent plays"):
+        make_vector_env("skyjo", 2, engine="fast", frozen=residual, **options)
     (w0, b0), (w1, b1), head = good.layers
     broken = PolicyWeights("skyjo", 2, 1, good.mean, good.inv_std, ((w0, b0), (w1[1:], b1), head))
     refusal = r"frozen\[1\]: layer 1's weight has shape \(47, 32\), its inputs and bias need \(48,"

@@ -9,6 +9,11 @@ no PyTorch. A weights file is trained for one number of players; at another numb
 of players the bot plays the move of the bot it was measured against (``hard``),
 which docs/bots.md states beside its figures.
 
+Weights trained with a prior (``prior == "hard"``, Skyjo's: the trainer's ``--prior
+hard``) add ``prior_scale`` times ``hard``'s valuation of each legal move
+(:func:`cardtable.bots.skyjo_hard.move_values`, from what the seat sees; 0 in set-up)
+to the network's logits, as the vector env's ``hard_priors`` gives it in training.
+
 numpy (extras ``rl`` or ``fast``) is imported when the bot first chooses, so the
 registry and every other bot still run on the standard library alone.
 """
@@ -111,6 +116,28 @@ class LearnedBot:
             encoder = self._encoders[key] = _encoder(self.game, rules)
         seat = state.current_player
         assert seat is not None
+        prior = self._prior(state) if self.weights.prior else None
         mask = np.zeros(self.weights.num_actions, dtype=np.int8)
         mask[legal] = 1
-        return self.weights.best_action(encoder.encode_state(state, seat), mask)
+        return self.weights.best_action(encoder.encode_state(state, seat), mask, prior)
+
+    def _prior(self, state: GameState[Any]) -> Any:
+        """The prior row of the weights for ``state`` (float32, as ``hard_priors``)."""
+        import numpy as np
+
+        from ..skyjo.state import SkyjoState
+
+        if self.weights.prior != "hard" or not isinstance(state, SkyjoState):
+            raise ValueError(
+                f"prior {self.weights.prior!r} for {self.game}: "
+                "the learned bot knows Skyjo's 'hard' prior only"
+            )
+        from .skyjo_hard import move_values
+
+        values = move_values(state)
+        prior = np.zeros(self.weights.num_actions, dtype=np.float32)
+        if values:
+            low = min(values.values())
+            for code, value in values.items():
+                prior[code] = -(value - low)
+        return prior

@@ -12,6 +12,11 @@ The file is a NumPy ``.npz`` archive: the arrays ``mean``, ``inv_std``, ``w0``,
 string with the format version (:data:`FORMAT`), the game, the number of players,
 the observation encoder's version and how the weights were trained. A file of
 another format or encoder version is refused with a message naming both.
+
+A policy may add a prior to its logits: ``prior`` names it (``"hard"``: Skyjo's
+``hard`` bot's value of each legal move, ``-(value - lowest value)``, 0 in set-up and
+for a single legal move) and ``prior_scale`` is its weight, both in ``meta`` (a file
+without them has no prior). Such weights need the prior's row for every observation.
 """
 
 from __future__ import annotations
@@ -40,6 +45,9 @@ class PolicyWeights:
     #: ``(weight, bias)`` per layer, input first: ``weight`` is ``(inputs, outputs)``.
     layers: tuple[tuple[NDArray[np.float64], NDArray[np.float64]], ...]
     info: dict[str, Any] = field(default_factory=dict)
+    #: The prior added to the logits, ``prior_scale`` times its row ("": none).
+    prior: str = ""
+    prior_scale: float = 0.0
 
     @property
     def obs_size(self) -> int:
@@ -49,22 +57,40 @@ class PolicyWeights:
     def num_actions(self) -> int:
         return int(self.layers[-1][1].shape[0])
 
-    def logits(self, observations: NDArray[Any]) -> NDArray[np.float64]:
-        """One row of logits per row of ``observations`` (shape ``(batch, obs_size)``)."""
+    def logits(
+        self, observations: NDArray[Any], priors: NDArray[Any] | None = None
+    ) -> NDArray[np.float64]:
+        """One row of logits per row of ``observations`` (shape ``(batch, obs_size)``);
+        ``priors`` (shape ``(batch, num_actions)``) is required by weights with a prior
+        and refused by weights without."""
+        self._check_prior(priors)
         x = (np.asarray(observations, dtype=np.float64) - self.mean) * self.inv_std
         for weight, bias in self.layers[:-1]:
             x = np.tanh(x @ weight + bias)
         weight, bias = self.layers[-1]
         out: NDArray[np.float64] = x @ weight + bias
+        if priors is not None:
+            out = out + self.prior_scale * np.asarray(priors, dtype=np.float64)
         return out
 
-    def best_action(self, observation: NDArray[Any], mask: NDArray[Any]) -> int:
+    def _check_prior(self, priors: NDArray[Any] | None) -> None:
+        if self.prior and priors is None:
+            raise ValueError(
+                f"these weights add the prior {self.prior!r} to their logits: give its rows"
+            )
+        if not self.prior and priors is not None:
+            raise ValueError("these weights have no prior, but prior rows were given")
+
+    def best_action(
+        self, observation: NDArray[Any], mask: NDArray[Any], prior: NDArray[Any] | None = None
+    ) -> int:
         """The legal action (``mask`` nonzero) with the highest logit; the lowest code
-        among equal ones."""
+        among equal ones. ``prior``: the observation's prior row (weights with a prior)."""
         legal = np.asarray(mask).astype(bool)
         if not legal.any():
             raise ValueError("no legal action in the mask")
-        logits = self.logits(np.asarray(observation).reshape(1, -1))[0]
+        priors = None if prior is None else np.asarray(prior).reshape(1, -1)
+        logits = self.logits(np.asarray(observation).reshape(1, -1), priors)[0]
         return int(np.argmax(np.where(legal, logits, -np.inf)))
 
 
@@ -89,6 +115,8 @@ def save_weights(path: Path, weights: PolicyWeights) -> None:
         "players": weights.players,
         "encoder_version": weights.encoder_version,
         "info": weights.info,
+        "prior": weights.prior,
+        "prior_scale": weights.prior_scale,
     }
     arrays: dict[str, Any] = {
         "meta": np.array(json.dumps(meta, sort_keys=True)),
@@ -135,4 +163,6 @@ def load_weights(path: Path, *, encoder_version: int | None = None) -> PolicyWei
             inv_std=archive["inv_std"].astype(np.float64),
             layers=tuple(layers),
             info=dict(meta.get("info", {})),
+            prior=str(meta.get("prior", "")),
+            prior_scale=float(meta.get("prior_scale", 0.0)),
         )

@@ -7,6 +7,9 @@ best legal move (what the ``learned`` bot plays, evaluated with numpy), and repo
 the learner's win rate and points per round against the opponents'. It is the
 trainer's periodic check; the published figures come from ``cardtable sim`` with
 paired deals (docs/bots.md).
+
+Weights with a prior (``prior == "hard"``, Skyjo's) are given the env's
+``hard_priors()`` at every step, as the ``learned`` bot computes them.
 """
 
 from __future__ import annotations
@@ -51,6 +54,8 @@ def evaluate(
     env: Any = make_vector_env(
         game, games, engine="fast", rules=rules, opponents=opponents, seat=None
     )
+    if weights.prior and not (weights.prior == "hard" and game == "skyjo"):
+        raise ValueError(f"prior {weights.prior!r}: only Skyjo's 'hard' prior can be evaluated")
     obs, infos = env.reset(seed=seed)
     masks = infos["action_mask"]
     players = env.num_players
@@ -60,7 +65,8 @@ def evaluate(
     others = 0.0
     rounds = 0
     while not done.all():
-        logits = np.where(masks.astype(bool), weights.logits(obs), -np.inf)
+        priors = env.hard_priors() if weights.prior else None
+        logits = np.where(masks.astype(bool), weights.logits(obs, priors), -np.inf)
         if sampler is not None:  # Gumbel noise: argmax draws from the softmax
             logits = logits - np.log(-np.log(sampler.random(logits.shape)))
         actions = np.argmax(logits, axis=1)

@@ -41,7 +41,8 @@ the field.
 
 ``teacher_actions()`` gives, for every env, the move ``hard`` would play in the
 learner's seat now (for the trainer's imitation term, :mod:`cardtable.rl.train`); the
-reference envs do not have it either.
+reference envs do not have it either. Skyjo's ``hard_priors()`` gives ``hard``'s value of
+every legal move of the learner, as the prior of the trainer's ``--prior hard``.
 """
 
 from __future__ import annotations
@@ -208,6 +209,7 @@ class FastVectorEnv(VectorEnv, abc.ABC):
         self._all = np.arange(num_envs, dtype=np.int64)
         self._ones = np.ones(num_envs, dtype=np.bool_)
         self._teacher: tuple[Any, ...] | None = None
+        self._priors: tuple[Any, ...] | None = None
 
     def teacher_actions(self) -> NDArray[np.int64]:
         """The action ``hard`` would play in each env's learner seat now, -1 where the
@@ -261,6 +263,11 @@ class FastVectorEnv(VectorEnv, abc.ABC):
                     raise ValueError(
                         f"{where}: {name} {getattr(weights, name)!r}, this env needs {value!r}"
                     )
+            if weights.prior:
+                raise ValueError(
+                    f"{where}: prior {weights.prior!r}: the frozen opponent plays "
+                    "weights without a prior only"
+                )
             if weights.inv_std.shape != weights.mean.shape:
                 raise ValueError(f"{where}: inv_std's shape is not mean's")
             width = self.size
@@ -503,6 +510,22 @@ class SkyjoFastVectorEnv(FastVectorEnv):
         legal = np.zeros(self.num_envs, dtype=np.bool_)
         self.kernels.legal_for(self.batch.st, self._all, codes, legal)
         return legal
+
+    def hard_priors(self) -> NDArray[np.float32]:
+        """``(num_envs, num_actions)`` float32: for each env, ``-(value(a) - min value)``
+        of ``hard``'s value of each legal move ``a`` of the learner (lower values are
+        better, so 0 is ``hard``'s choice and the others are below 0), from what the
+        learner's seat sees; 0 for illegal codes, and a row of 0 where the learner is
+        not to move, is in set-up (``hard`` reveals at random there) or has a single
+        legal move. Asking changes no env."""
+        if self._priors is None:
+            extra = self._hard_args if self._meets_hard else self._hard_extra()
+            num_actions = self._game().num_actions
+            out = np.zeros((self.num_envs, num_actions), dtype=np.float32)
+            self._priors = (out, np.zeros(num_actions, dtype=np.float64), *extra)
+        out = self._priors[0]
+        self.kernels.hard_priors(self.batch.st, self.batch.cfg, self._ev, *self._priors)
+        return np.asarray(out.copy())
 
     def _where(self, game: int) -> str:
         from ..fast.skyjo_batch import PHASES

@@ -6,6 +6,12 @@ a value head. Only the trunk and the policy head are exported
 (:func:`export_weights`): the ``learned`` bots evaluate them with numpy
 (:class:`cardtable.bots.learned_net.PolicyWeights`), and a test requires the two
 to give the same logits.
+
+With a prior (``prior="hard"``: Skyjo's ``hard`` values every legal move, see
+:meth:`cardtable.rl.fast_vector.SkyjoFastVectorEnv.hard_priors`) the policy is
+residual: ``logits = head(features) + alpha * prior``, ``alpha`` one learned scalar
+(:data:`PRIOR_SCALE` at first). With the head's small initial logits the untrained
+policy's best move is the prior's, and training learns corrections to it.
 """
 
 from __future__ import annotations
@@ -23,6 +29,12 @@ from ..bots.learned_net import PolicyWeights
 #: The logit of an illegal action: far below any real logit, finite so that a row
 #: whose every action were masked still gives numbers (it never happens in the envs).
 MASKED = -1e9
+#: The priors a policy may add to its logits (``""``: none).
+PRIORS = ("", "hard")
+#: The prior's initial weight ``alpha``: a prior gap of 0.25 points outweighs the
+#: untrained head's logits (about 0.01 apart), so the untrained policy plays the prior's
+#: best move, and moves within a fraction of a point of it are still tried.
+PRIOR_SCALE = 4.0
 
 
 class PolicyNet(nn.Module):
@@ -37,8 +49,12 @@ class PolicyNet(nn.Module):
         inv_std: NDArray[Any],
         num_actions: int,
         hidden: Sequence[int] = (256, 256),
+        prior: str = "",
     ) -> None:
         super().__init__()
+        if prior not in PRIORS:
+            raise ValueError(f"prior must be one of {', '.join(map(repr, PRIORS))}, not {prior!r}")
+        self.prior = prior
         self.register_buffer("mean", torch.as_tensor(np.asarray(mean, dtype=np.float32)))
         self.register_buffer("inv_std", torch.as_tensor(np.asarray(inv_std, dtype=np.float32)))
         layers: list[nn.Module] = []
@@ -57,13 +73,29 @@ class PolicyNet(nn.Module):
         self.value = nn.Linear(width, 1)
         nn.init.orthogonal_(self.value.weight, gain=1.0)
         nn.init.zeros_(self.value.bias)
+        # The prior's weight (made last: a policy without a prior draws the same
+        # initial weights as before it existed).
+        self.alpha = nn.Parameter(torch.tensor(PRIOR_SCALE)) if prior else None
 
-    def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward(
+        self, obs: torch.Tensor, prior: torch.Tensor | None = None
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """Logits and values; ``prior`` (one row per observation, as ``hard_priors``)
+        is required by a policy with a prior and refused by one without."""
         features = self.trunk((obs - self.mean) * self.inv_std)
-        return self.policy(features), self.value(features).squeeze(-1)
+        logits = self.policy(features)
+        if self.alpha is not None:
+            if prior is None:
+                raise ValueError(f"this policy adds the prior {self.prior!r}: give its rows")
+            logits = logits + self.alpha * prior
+        elif prior is not None:
+            raise ValueError("this policy has no prior, but prior rows were given")
+        return logits, self.value(features).squeeze(-1)
 
-    def masked_logits(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        logits: torch.Tensor = self(obs)[0]
+    def masked_logits(
+        self, obs: torch.Tensor, mask: torch.Tensor, prior: torch.Tensor | None = None
+    ) -> torch.Tensor:
+        logits: torch.Tensor = self(obs, prior)[0]
         return logits.masked_fill(~mask, MASKED)
 
 
@@ -91,4 +123,6 @@ def export_weights(
         inv_std=inv_std,
         layers=layers,
         info=info,
+        prior=net.prior,
+        prior_scale=0.0 if net.alpha is None else float(net.alpha.detach()),
     )

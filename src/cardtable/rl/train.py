@@ -17,6 +17,11 @@ gives the envs of the ``frozen`` group the learner's own K latest snapshots as
 opponents (played in the kernel, :mod:`cardtable.fast.frozen_policy`); every N updates
 the current weights replace the oldest snapshot. The snapshots are in the checkpoint.
 
+Residual policy on ``hard`` (Skyjo): ``--prior hard`` adds ``alpha`` times ``hard``'s
+value of each legal move (the env's ``hard_priors``, :mod:`.policy_net`) to the
+network's logits, so that the untrained policy plays ``hard``'s moves and PPO learns
+corrections; the rollouts keep each step's prior rows for the learning epochs.
+
 Reproducible and resumable: every segment of ``--checkpoint-every`` updates starts by
 re-dealing all envs from a seed derived from the run's seed and the segment's number,
 and the checkpoint is written at the segment's end, so a run killed and resumed
@@ -45,7 +50,7 @@ from ..bots.learned_net import PolicyWeights, blank_weights, save_weights
 from ..games import get_game
 from .evaluate import Evaluation, evaluate
 from .gym_env import make_vector_env
-from .policy_net import MASKED, PolicyNet, export_weights
+from .policy_net import MASKED, PRIORS, PolicyNet, export_weights
 
 LOG_FIELDS = (
     "update", "steps", "seconds", "reward_per_step", "policy_loss", "value_loss",
@@ -94,8 +99,19 @@ class TrainConfig:
     # new snapshot of the current weights replaces the oldest every league_every updates.
     league_every: int = 0
     league_pool: int = 1
+    # Residual policy: the logits add alpha times this bot's values of the moves.
+    prior: str = ""
 
     def __post_init__(self) -> None:
+        if self.prior not in PRIORS:
+            raise SystemExit(f"--prior must be one of {', '.join(map(repr, PRIORS))}")
+        if self.prior and self.game != "skyjo":
+            raise SystemExit(
+                "--prior hard is Skyjo's only: Skip-Bo's hard plans whole turns by "
+                "search and has no value for each move"
+            )
+        if self.prior and self.league_every:
+            raise SystemExit("--prior does not go with a league: the frozen opponents have none")
         if self.teacher not in TEACHERS:
             raise SystemExit(f"--teacher must be one of {', '.join(map(repr, TEACHERS))}")
         if self.teacher_coef < 0 or self.teacher_updates < 0:
@@ -209,7 +225,7 @@ class Trainer:
             env for env, group in zip(self.envs, groups, strict=True) if "frozen" in group
         ]
         mean, inv_std = _normalizer(self.envs[0], config.seed)
-        self.net = PolicyNet(mean, inv_std, self.num_actions, config.hidden)
+        self.net = PolicyNet(mean, inv_std, self.num_actions, config.hidden, prior=config.prior)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config.learning_rate, eps=1e-5)
         self.update = 0
         self.steps = 0
@@ -255,13 +271,17 @@ class Trainer:
         dones = torch.zeros((t, n))
         taught = c.teacher_weight(self.update) > 0
         labels = torch.full((t, n), -1, dtype=torch.long)
+        priors = torch.zeros((t, n, self.num_actions) if c.prior else (0,))
         for step in range(t):
             if taught:
                 labels[step] = torch.as_tensor(self._teacher_actions())
             o = torch.as_tensor(obs)
             m = torch.as_tensor(masks.astype(bool))
+            p = self._priors()
+            if p is not None:
+                priors[step] = p
             with torch.no_grad():
-                logits, value = self.net(o)
+                logits, value = self.net(o, p)
                 log_probs = torch.log_softmax(logits.masked_fill(~m, MASKED), dim=-1)
                 action = torch.multinomial(log_probs.exp(), 1).squeeze(-1)
             all_obs[step], all_masks[step], actions[step] = o, m, action
@@ -271,7 +291,7 @@ class Trainer:
             rewards[step] = torch.as_tensor(reward * c.reward_scale, dtype=torch.float32)
             dones[step] = torch.as_tensor(terminated | truncated, dtype=torch.float32)
         with torch.no_grad():
-            _, last_value = self.net(torch.as_tensor(obs))
+            _, last_value = self.net(torch.as_tensor(obs), self._priors())
         advantages = torch.zeros((t, n))
         running = torch.zeros(n)
         for step in reversed(range(t)):
@@ -282,7 +302,8 @@ class Trainer:
             advantages[step] = running
         returns = advantages + values
         batch = (all_obs, all_masks, actions, logps, advantages, returns, labels)
-        flat = tuple(x.reshape(t * n, *x.shape[2:]) for x in batch)
+        flat: tuple[torch.Tensor | None, ...] = tuple(x.reshape(t * n, *x.shape[2:]) for x in batch)
+        flat += (priors.reshape(t * n, -1) if c.prior else None,)
         return flat, obs, masks, float(rewards.mean()) / c.reward_scale
 
     def _step(self, actions: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -298,6 +319,12 @@ class Trainer:
         masks = np.concatenate([part[4]["action_mask"] for part in parts])
         return obs, reward, terminated, truncated, masks
 
+    def _priors(self) -> torch.Tensor | None:
+        """The prior rows of every env now (``--prior``), else None."""
+        if not self.config.prior:
+            return None
+        return torch.as_tensor(np.concatenate([env.hard_priors() for env in self.envs]))
+
     def _teacher_actions(self) -> np.ndarray:
         return np.concatenate([env.teacher_actions() for env in self.envs])
 
@@ -309,7 +336,7 @@ class Trainer:
 
     def _learn(self, batch: tuple[Any, ...]) -> tuple[float, ...]:
         c = self.config
-        obs, masks, actions, old_logps, advantages, returns, labels = batch
+        obs, masks, actions, old_logps, advantages, returns, labels, priors = batch
         weight = c.teacher_weight(self.update)
         size = obs.shape[0]
         losses = [0.0, 0.0, 0.0, 0.0]
@@ -318,7 +345,7 @@ class Trainer:
             order = torch.randperm(size)
             for start in range(0, size, c.minibatch):
                 index = order[start : start + c.minibatch]
-                logits, value = self.net(obs[index])
+                logits, value = self.net(obs[index], None if priors is None else priors[index])
                 log_probs = torch.log_softmax(logits.masked_fill(~masks[index], MASKED), dim=-1)
                 logp = log_probs.gather(1, actions[index][:, None]).squeeze(-1)
                 adv = advantages[index]
