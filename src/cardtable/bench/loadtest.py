@@ -154,6 +154,7 @@ async def run_loadtest(
         return None if value is None else round(value / 2**20, 1)
 
     return {
+        "client": "python",
         "url": options.url,
         "game": options.game,
         "rooms": options.rooms,
