@@ -18,11 +18,13 @@
 // hand-over); use the Python client for that. The report's JSON has the Python
 // client's keys, so `cardtable loadtest` prints both the same way.
 
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import https from "node:https";
 import os from "node:os";
 import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import WebSocket from "ws";
 
@@ -281,7 +283,10 @@ function generator(seed) {
   };
 }
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+// Whole milliseconds: Node keeps a list of timers per duration and, for a fractional
+// one, wakes a fraction of a millisecond early and polls until it is due, which at
+// 2,000 rooms kept the client's core busy doing nothing.
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, Math.ceil(ms)));
 
 class Seat {
   constructor(room, seat, token) {
@@ -765,7 +770,24 @@ function formatReport(report) {
   return rows.map(([name, value]) => `${name.padEnd(width)}  ${value}`).join("\n");
 }
 
+/** V8 without helper threads: see `main`. */
+const SINGLE_THREADED = "--single-threaded";
+
 async function main() {
+  if (!process.execArgv.includes(SINGLE_THREADED)) {
+    // Run again without V8's background threads. At real-time priority on one core
+    // (`chrt -f 10 taskset -c 1`, how it is measured) a helper thread never runs while
+    // the main thread has work, and the main thread, waiting for the helpers' garbage
+    // collection, posts itself a task again and again: the client used a whole core
+    // for 750 moves a second (a quarter of a core without the helpers). The child
+    // inherits the priority and the core.
+    const child = spawnSync(
+      process.execPath,
+      [SINGLE_THREADED, ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+      { stdio: "inherit" },
+    );
+    process.exit(child.status ?? 1);
+  }
   let config;
   try {
     config = options();
