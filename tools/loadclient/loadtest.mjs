@@ -660,6 +660,7 @@ async function runLoadtest(config) {
   const ownCpuBefore = process.cpuUsage();
 
   const started = performance.now();
+  const startedUnix = Date.now() / 1000;
   config.started = started;
   await Promise.all(ready.map((room) => room.run(started + config.duration * 1000)));
   const played = (performance.now() - started) / 1000;
@@ -739,6 +740,8 @@ async function runLoadtest(config) {
     compression: config.compression,
     event_loop: "node",
     timeline: timeline(stats.moverTimes),
+    // When the timeline's second 0 began (Unix time), to set it beside server logs.
+    play_started_unix: round(startedUnix, 3),
   };
 }
 

@@ -31,10 +31,12 @@ processes compete for the same cores.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
 import os
 import time
 import urllib.error
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from typing import Any
 
 from .loadtest_botrooms import start_bot_room
@@ -115,11 +117,13 @@ async def run_loadtest(
     server_sched_before = None if pid is None else sched_seconds(pid)
     own_sched_before = sched_seconds(os.getpid())
     bot_moves_before = await asyncio.to_thread(bot_moves, options.url)
-    if on_play is not None:
-        on_play()
-    started = time.perf_counter()
-    await asyncio.gather(*(room.run(started + options.duration) for room in ready))
-    played = time.perf_counter() - started
+    with _setup_frozen():
+        if on_play is not None:
+            on_play()
+        started = time.perf_counter()
+        started_unix = time.time()
+        await asyncio.gather(*(room.run(started + options.duration) for room in ready))
+        played = time.perf_counter() - started
     bot_moves_after = await asyncio.to_thread(bot_moves, options.url)
     own_cpu = time.process_time() - own_cpu_before
     server_sched = sched_delta(server_sched_before, None if pid is None else sched_seconds(pid))
@@ -211,7 +215,26 @@ async def run_loadtest(
         "compression": options.compression,
         "event_loop": type(asyncio.get_running_loop()).__module__.split(".")[0],
         "timeline": timeline(stats.mover_times, started),
+        # When the timeline's second 0 began (Unix time), to set it beside server logs.
+        "play_started_unix": round(started_unix, 3),
     }
+
+
+@contextlib.contextmanager
+def _setup_frozen() -> Iterator[None]:
+    """Keep the collector off what the setup made, for the play: the players' own
+    garbage collections are in the latencies they measure. The setup leaves hundreds of
+    thousands of long-lived objects (each connection's protocol objects, tasks, rooms);
+    left in the collector's older generations, they were scanned by a collection of 50
+    to 65 ms every few seconds and by full ones of 220 ms and more, stalls of every
+    room that the report showed as the server's (docs/performance.md). Frozen
+    (:func:`gc.freeze`), no collection scans them; they are given back afterwards."""
+    gc.collect()
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def run_on_uvloop(main: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:
