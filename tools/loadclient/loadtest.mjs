@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The load test of `cardtable loadtest` in Node.js: many rooms of scripted players
 // against one table server, cheaper per move than the server itself, so that one core
-// of it can drive a node of 2,000 rooms (the Python client costs 0.4-0.5 ms of CPU a
-// move, more than the server). Run it through `cardtable loadtest --client node`, or
+// of it can drive a node of 2,000 rooms (the Python client costs about as much CPU a
+// move as the server; this one about half). Run it through `cardtable loadtest --client node`, or
 // alone: `node tools/loadclient/loadtest.mjs --help`.
 //
 // It speaks the protocol of docs/protocol.md as the Python client does
@@ -283,9 +283,8 @@ function generator(seed) {
   };
 }
 
-// Whole milliseconds: Node keeps a list of timers per duration and, for a fractional
-// one, wakes a fraction of a millisecond early and polls until it is due, which at
-// 2,000 rooms kept the client's core busy doing nothing.
+// Whole milliseconds, rounded up: Node's timers count in them, and a room's pace is
+// then never early.
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, Math.ceil(ms)));
 
 class Seat {

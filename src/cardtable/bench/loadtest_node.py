@@ -1,9 +1,9 @@
 """``cardtable loadtest --client node``: the same load test played by the Node.js client
 of ``tools/loadclient`` instead of this process.
 
-The Python players cost 0.4-0.5 ms of CPU a move, more than the server they measure, so
-one core of them cannot drive a node of 2,000 rooms; the Node client speaks the same
-protocol for a fraction of that (docs/performance.md). It runs as a child process that
+The Python players cost about as much CPU a move as the server they measure (0.3 to 0.5
+ms), so one core of them cannot drive a node of 2,000 rooms; the Node client speaks the
+same protocol for about half of that (docs/performance.md). It runs as a child process that
 writes the report's JSON, with the Python client's keys, which this command then prints
 as usual. It lives in the source tree, not in the installed package: it needs
 ``node`` and its one package (``npm ci --prefix tools/loadclient``)."""
