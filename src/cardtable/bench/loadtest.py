@@ -36,7 +36,7 @@ import gc
 import os
 import time
 import urllib.error
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any
 
 from .loadtest_botrooms import start_bot_room
@@ -117,7 +117,7 @@ async def run_loadtest(
     server_sched_before = None if pid is None else sched_seconds(pid)
     own_sched_before = sched_seconds(os.getpid())
     bot_moves_before = await asyncio.to_thread(bot_moves, options.url)
-    with _setup_frozen():
+    async with _collector_kept_off_survivors():
         if on_play is not None:
             on_play()
         started = time.perf_counter()
@@ -220,20 +220,36 @@ async def run_loadtest(
     }
 
 
-@contextlib.contextmanager
-def _setup_frozen() -> Iterator[None]:
-    """Keep the collector off what the setup made, for the play: the players' own
+#: How often the players freeze what survived so far, during the play (seconds).
+FREEZE_SECONDS = 2.0
+
+
+@contextlib.asynccontextmanager
+async def _collector_kept_off_survivors() -> AsyncIterator[None]:
+    """Keep the collector off the players' long-lived objects for the play: their own
     garbage collections are in the latencies they measure. The setup leaves hundreds of
-    thousands of long-lived objects (each connection's protocol objects, tasks, rooms);
-    left in the collector's older generations, they were scanned by a collection of 50
-    to 65 ms every few seconds and by full ones of 220 ms and more, stalls of every
-    room that the report showed as the server's (docs/performance.md). Frozen
-    (:func:`gc.freeze`), no collection scans them; they are given back afterwards."""
+    thousands of them (each connection's protocol objects, tasks, rooms), and the play
+    adds its records; left in the collector's older generations, at 800 rooms they were
+    scanned by full collections of 220 ms and more and by middle ones of 50 to 65 ms
+    every few seconds, stalls of every room that the report showed as the server's
+    (docs/performance.md). So what the setup made is frozen (:func:`gc.freeze`: no
+    collection scans it), and what survived since every ``FREEZE_SECONDS``; all is
+    given back afterwards."""
+
+    async def freeze_survivors() -> None:
+        while True:
+            await asyncio.sleep(FREEZE_SECONDS)
+            gc.freeze()
+
     gc.collect()
     gc.freeze()
+    freezer = asyncio.create_task(freeze_survivors())
     try:
         yield
     finally:
+        freezer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await freezer
         gc.unfreeze()
 
 
