@@ -64,6 +64,24 @@ def test_node_client_rematches_finished_games(tmp_path):
     assert report["lost_moves"] == 0
 
 
+@needs_node
+def test_node_client_reports_refused_rooms_and_plays_the_others(tmp_path):
+    from cardtable.bench.loadtest_server import spawned_server
+
+    out = tmp_path / "report.json"
+    with spawned_server(0, ["--rooms-per-client", "1"]) as (base, pid):
+        argv = [
+            "loadtest", "--client", "node", "--url", base, "--server-pid", str(pid),
+            "--rooms", "3", "--seats", "2", "--duration", "1", "--rate", "2",
+            "--json", str(out),
+        ]  # fmt: skip
+        assert main(argv) == 0
+    report = json.loads(out.read_text())
+    assert report["rooms_ready"] == 1 and report["connections"] == 2
+    assert report["error_kinds"] == {"http_429": 2}
+    assert report["moves_acked"] == report["moves_sent"] > 0
+
+
 def test_without_node_or_its_package_the_client_says_what_to_install(tmp_path, monkeypatch):
     script = tmp_path / "loadtest.mjs"
     script.write_text("")
