@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test install lint crosscheck
+.PHONY: run test install lint crosscheck loadclient
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -43,3 +43,8 @@ test: install
 crosscheck: install
 	$(BIN)/cardtable fast warm
 	CARDTABLE_CROSSCHECK=1 $(BIN)/python -m pytest -n 2 -m crosscheck tests/fast
+
+# The Node.js load client (`cardtable loadtest --client node`, tools/loadclient): its one
+# package, as its lockfile pins it.
+loadclient:
+	npm ci --prefix tools/loadclient --no-audit --no-fund

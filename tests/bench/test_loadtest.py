@@ -6,6 +6,7 @@ Not a timed pass/fail: the figures of a real run are in docs/operations.md.
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import re
 import threading
@@ -146,3 +147,22 @@ def _moves_committed(server: Server) -> bool:
         line.startswith('cardtable_moves_total{by="human"} ') and float(line.split()[1]) >= 8
         for line in metrics.splitlines()
     )
+
+
+def test_the_players_collector_leaves_the_setup_alone_during_play_only():
+    # The players' own garbage collections are in the latencies they measure: what the
+    # setup made is frozen for the play (no collection scans it) and given back after.
+    from cardtable.bench.loadtest_server import spawned_server
+
+    assert gc.get_freeze_count() == 0
+    frozen_at_play: list[int] = []
+    with spawned_server(2) as (base, pid):
+        options = LoadOptions(url=base, server_pid=pid, rooms=2, seats=2, duration=1.0, rate=2.0)
+        report = asyncio.run(
+            run_loadtest(options, lambda: frozen_at_play.append(gc.get_freeze_count()))
+        )
+    assert frozen_at_play and frozen_at_play[0] > 0
+    assert gc.get_freeze_count() == 0
+    assert report["errors"] == 0, report["error_kinds"]
+    assert report["moves_acked"] > 0
+    assert report["play_started_unix"] > 0

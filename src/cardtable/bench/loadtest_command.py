@@ -6,11 +6,13 @@ import argparse
 import contextlib
 import dataclasses
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 from ..argtypes import non_negative_int, positive_float, positive_int
 from .loadtest import run_loadtest, run_on_uvloop
+from .loadtest_node import NodeClientError, check_node_client, run_node_loadtest
 from .loadtest_options import LoadOptions
 from .loadtest_report import format_report
 from .loadtest_server import spawned_server
@@ -75,6 +77,14 @@ def add_loadtest_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="LEVEL[,LEVEL...]",
         help="the bot of those rooms; several levels are taken in turn by the rooms (expert)",
     )
+    parser.add_argument(
+        "--client",
+        choices=("python", "node"),
+        default="python",
+        help="who plays the rooms: this process (python), or the Node.js client of "
+        "tools/loadclient, which costs less CPU a move than the server (node: needs "
+        "`npm ci --prefix tools/loadclient`; no --bot-rooms, no reconnection) (python)",
+    )
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the report as JSON")
 
 
@@ -107,11 +117,16 @@ def run_loadtest_command(args: argparse.Namespace) -> dict[str, Any]:
         bot_rooms=args.bot_rooms,
         bot=args.bot,
     )
+    if args.client == "node":
+        check_node_client(options)
     with contextlib.ExitStack() as stack:
         if args.spawn:
             url, pid = stack.enter_context(spawned_server(args.rooms + args.bot_rooms))
             options = dataclasses.replace(options, url=url, server_pid=pid)
-        report = run_on_uvloop(run_loadtest(options))
+        if args.client == "node":
+            report = run_node_loadtest(options)
+        else:
+            report = run_on_uvloop(run_loadtest(options))
     print(format_report(report), flush=True)
     if args.json is not None:
         args.json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
@@ -130,4 +145,8 @@ def add_loadtest_parser(
 
 def run_loadtest_cli(args: argparse.Namespace) -> None:
     """The CLI's entry: run the load test; the report is printed (and written by ``--json``)."""
-    run_loadtest_command(args)
+    try:
+        run_loadtest_command(args)
+    except NodeClientError as error:
+        print(f"cardtable loadtest: error: {error}", file=sys.stderr)
+        raise SystemExit(2) from None

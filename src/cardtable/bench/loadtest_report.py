@@ -35,6 +35,7 @@ def format_report(report: dict[str, Any]) -> str:
 
     rss = report["server_rss_mib"]
     rows = [
+        ("client", report.get("client", "python")),
         ("server", report["url"]),
         ("rooms ready", f"{report['rooms_ready']} of {report['rooms']} ({report['game']})"),
         ("connections", text(report["connections"])),
