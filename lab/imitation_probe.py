@@ -4,11 +4,12 @@
     python -m lab imitation_probe skipbo --samples 1000000 --epochs 6
 
 Behaviour cloning on the compiled vector envs (extra ``train``): ``--samples`` states
-where the learner's seat follows ``hard`` (``teacher_actions``) with a random legal move
+(Skyjo's set-up left out: ``hard`` reveals at random there) where the learner's seat
+follows ``hard`` (``teacher_actions``) with a random legal move
 one time in ten (so that states off ``hard``'s path are seen too), each labelled with
 ``hard``'s move; the trainer's network (``--hidden``, ``tanh``) fitted by cross-entropy
 over the legal moves (Adam, ``1e-3``, minibatches of 4,096). Prints each epoch's
-training loss and the agreement with ``hard`` on the held-out twentieth of the states,
+training loss and the agreement with ``hard`` on a held-out random twentieth of them,
 then the copy's result against the target's opponents (Skyjo: 4 players with three
 ``greedy``; Skip-Bo: 2 players, stock 30, against ``hard``) on ``--games`` deals. A copy
 that agrees with ``hard`` everywhere would play as ``hard`` does; the gap says what the
@@ -31,7 +32,9 @@ SETTINGS: dict[str, tuple[dict[str, Any], str]] = {
 
 
 def collect(game: str, samples: int, envs: int, seed: int) -> tuple[Any, Any, Any]:
-    """Observations, masks and ``hard``'s moves along ``hard``'s play (10% random)."""
+    """Observations, masks and ``hard``'s moves along ``hard``'s play (10% random); the
+    states where ``hard`` gives no label (Skyjo's set-up, where it reveals at random)
+    are played at random and not kept."""
     from cardtable.rl.gym_env import make_vector_env
 
     rules, opponents = SETTINGS[game]
@@ -45,16 +48,20 @@ def collect(game: str, samples: int, envs: int, seed: int) -> tuple[Any, Any, An
     seen: list[np.ndarray] = []
     allowed: list[np.ndarray] = []
     taught: list[np.ndarray] = []
-    while len(seen) * envs < samples:
+    kept = 0
+    while kept < samples:
         teacher = env.teacher_actions()
-        seen.append(obs)
-        allowed.append(masks.astype(bool))
-        taught.append(teacher)
+        labelled = teacher >= 0
+        seen.append(obs[labelled])
+        allowed.append(masks[labelled].astype(bool))
+        taught.append(teacher[labelled])
+        kept += int(labelled.sum())
         wander = (rng.random(masks.shape) * masks).argmax(axis=1)
-        actions = np.where(rng.random(envs) < 0.1, wander, teacher)
+        actions = np.where((rng.random(envs) < 0.1) | ~labelled, wander, teacher)
         obs, _, _, _, infos = env.step(actions)
         masks = infos["action_mask"]
-    return np.concatenate(seen), np.concatenate(allowed), np.concatenate(taught)
+    parts = (np.concatenate(seen), np.concatenate(allowed), np.concatenate(taught))
+    return parts[0][:samples], parts[1][:samples], parts[2][:samples]
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -73,6 +80,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     from cardtable.games import get_game
     from cardtable.rl.evaluate import evaluate
     from cardtable.rl.policy_net import MASKED, PolicyNet, export_weights
+    from cardtable.rl.train import encoder_version
 
     torch.set_num_threads(1)
     torch.manual_seed(0)
@@ -85,9 +93,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     optimizer = torch.optim.Adam(net.parameters(), lr=1e-3)
     obs, masks = torch.as_tensor(obs_np), torch.as_tensor(masks_np)
     taught = torch.as_tensor(taught_np)
-    held = len(obs) // 20
+    # A random twentieth of the states, held out: not the first games of each env.
+    shuffled = torch.randperm(len(obs))
+    held_out, trained = shuffled[: len(obs) // 20], shuffled[len(obs) // 20 :]
     for epoch in range(args.epochs):
-        order = torch.randperm(len(obs) - held) + held
+        order = trained[torch.randperm(len(trained))]
         total = 0.0
         batches = 0
         for start in range(0, len(order), 4096):
@@ -100,16 +110,17 @@ def main(argv: Sequence[str] | None = None) -> None:
             total += float(loss.detach())
             batches += 1
         with torch.no_grad():
-            logits = net(obs[:held])[0].masked_fill(~masks[:held], MASKED)
-            agree = float((logits.argmax(dim=1) == taught[:held]).float().mean())
+            logits = net(obs[held_out])[0].masked_fill(~masks[held_out], MASKED)
+            agree = float((logits.argmax(dim=1) == taught[held_out]).float().mean())
         print(
             f"epoch {epoch + 1}: loss {total / batches:.4f}, held-out agreement with hard "
             f"{100 * agree:.1f}% ({time.process_time() - started:.0f} s of CPU)",
             flush=True,
         )
     rules, opponents = SETTINGS[args.game]
+    version = encoder_version(args.game)
     weights = export_weights(
-        net, game=args.game, players=rules["players"], encoder_version=1, info={}
+        net, game=args.game, players=rules["players"], encoder_version=version, info={}
     )
     result = evaluate(weights, args.game, rules, opponents, games=args.games, seed=99)
     print(

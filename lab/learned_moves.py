@@ -6,7 +6,9 @@
 Positions come from games of ``--seats`` bots (default ``hard`` in every seat); at every
 3rd position with more than one legal move, both bots choose. Prints how often they
 agree, by the kind of move ``hard`` plays, and ``--show`` positions where they differ
-(the spectator's picture, the seat's hand for Skip-Bo, both moves).
+(the spectator's picture, the seat's hand for Skip-Bo, both moves). For Skyjo it also
+gives ``hard``'s own value of both moves (lower is better; none in the set-up, where
+``hard`` reveals at random) and counts the differences ``hard`` values as a tie.
 """
 
 from __future__ import annotations
@@ -17,10 +19,12 @@ from collections import Counter
 from collections.abc import Sequence
 
 from cardtable.bots import make_bot
+from cardtable.bots.skyjo_hard import move_values
 from cardtable.core import Rng
 from cardtable.games import get_game
 from cardtable.rl.common import render_text
 from cardtable.sim.tournament import bot_rng
+from cardtable.skyjo.state import SkyjoState
 
 
 def _kind(text: str) -> str:
@@ -31,6 +35,10 @@ def _kind(text: str) -> str:
             break
         words.append(word)
     return " ".join(words)
+
+
+def _valued(values: dict[int, float], action: int) -> str:
+    return f" (hard's value {values[action]:.2f})" if action in values else ""
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -49,6 +57,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     seen: Counter[str] = Counter()
     agreed: Counter[str] = Counter()
     shown = 0
+    ties = valued = 0
     seed = 0
     while sum(seen.values()) < args.positions:
         state = game.new_state(rules, seed)
@@ -64,14 +73,18 @@ def main(argv: Sequence[str] | None = None) -> None:
                     kind = _kind(str(game.decode(theirs)))
                     seen[kind] += 1
                     agreed[kind] += mine == theirs
+                    values = move_values(state) if isinstance(state, SkyjoState) else {}
+                    if mine != theirs and values:
+                        valued += 1
+                        ties += abs(values[mine] - values[theirs]) < 1e-9
                     if mine != theirs and shown < args.show:
                         shown += 1
                         print(f"--- seed {seed}, decision {index}, seat {state.current_player}")
                         print(render_text(state))
                         if args.game == "skipbo":
                             print(f"seat's hand: {state.view(state.current_player)['hand']}")
-                        print(f"hard:    {game.decode(theirs)}")
-                        print(f"learned: {game.decode(mine)}\n")
+                        print(f"hard:    {game.decode(theirs)}{_valued(values, theirs)}")
+                        print(f"learned: {game.decode(mine)}{_valued(values, mine)}\n")
             state.advance(seats.choose(state, rng))
         seed += 1
     total = sum(seen.values())
@@ -80,3 +93,5 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"  learned plays hard's move in {same} ({same / total:.1%})")
     for kind, count in seen.most_common():
         print(f"  when hard plays '{kind}': {agreed[kind]} of {count} ({agreed[kind] / count:.1%})")
+    if valued:
+        print(f"  of the {valued} differences hard values, {ties} are ties in its values")

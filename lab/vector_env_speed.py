@@ -96,7 +96,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--opponents", nargs="+", default=["random"])
     parser.add_argument("--hidden", type=int, nargs="+", default=[256, 256])
     args = parser.parse_args(argv)
-    if len(args.opponents) > 1:
+    if len(args.opponents) > 1 or args.opponents == ["frozen"]:
+        # The reference env has no frozen opponent: a frozen env is timed on its own.
         compare_opponents(args)
         return
     for num_envs in args.envs:

@@ -7,10 +7,17 @@ docs/performance.md."""
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 
-from cardtable.bench.loadtest_node import NODE_SCRIPT, node_client_problem
+from cardtable.bench.loadtest_node import (
+    NODE_SCRIPT,
+    NodeClientError,
+    node_client_problem,
+    run_node_loadtest,
+)
+from cardtable.bench.loadtest_options import LoadOptions
 from cardtable.cli import main
 
 PROBLEM = node_client_problem()
@@ -106,3 +113,16 @@ def test_bot_rooms_are_refused_before_anything_runs(capsys):
 def test_the_script_is_where_the_command_looks_for_it():
     assert NODE_SCRIPT.is_file()
     assert (NODE_SCRIPT.parent / "package-lock.json").is_file()
+
+
+def test_a_node_client_that_fails_is_an_error_not_a_traceback(tmp_path):
+    """A client that exits with a failure (here a stand-in script that crashes) is a
+    ``NodeClientError``, which the command prints as one ``error:`` line."""
+    if shutil.which("node") is None:
+        pytest.skip("`node` is not on the PATH")
+    script = tmp_path / "loadtest.mjs"
+    script.write_text('throw new Error("broken");\n')
+    (tmp_path / "node_modules" / "ws").mkdir(parents=True)
+    (tmp_path / "node_modules" / "ws" / "package.json").write_text("{}")
+    with pytest.raises(NodeClientError, match="the Node client exited with status 1"):
+        run_node_loadtest(LoadOptions(rooms=1, duration=1), script)

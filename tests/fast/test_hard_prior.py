@@ -77,7 +77,7 @@ def test_a_fresh_prior_run_plays_hards_moves(tmp_path: Path) -> None:
     from cardtable.rl.evaluate import evaluate
     from cardtable.rl.train import TrainConfig, Trainer
 
-    config = TrainConfig(game="skyjo", prior="hard", envs=16, eval_games=200)
+    config = TrainConfig(game="skyjo", prior="hard", envs=16)
     weights = Trainer(config, tmp_path / "run").weights()
     assert (weights.prior, weights.prior_scale) == ("hard", 4.0)
     env = make_vector_env("skyjo", 64, engine="fast", rules={"players": 4}, opponents="greedy")

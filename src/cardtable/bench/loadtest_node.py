@@ -30,7 +30,7 @@ class NodeClientError(RuntimeError):
 def node_client_problem(script: Path = NODE_SCRIPT) -> str | None:
     """Why the Node client cannot run on this machine, or None when it can."""
     if shutil.which("node") is None:
-        return "`node` is not on the PATH (Node.js 18 or newer)"
+        return "`node` is not on the PATH (Node.js 18.3 or newer)"
     if not script.is_file():
         return f"{script} is missing (it is in the source checkout, not in the package)"
     if not (script.parent / "node_modules" / "ws" / "package.json").is_file():
@@ -70,6 +70,8 @@ def run_node_loadtest(options: LoadOptions, script: Path = NODE_SCRIPT) -> dict[
     check_node_client(options, script)
     with tempfile.TemporaryDirectory(prefix="cardtable-loadclient-") as folder:
         report = Path(folder) / "report.json"
-        subprocess.run(node_arguments(options, report, script), check=True)
+        finished = subprocess.run(node_arguments(options, report, script), check=False)
+        if finished.returncode != 0:
+            raise NodeClientError(f"the Node client exited with status {finished.returncode}")
         loaded: dict[str, Any] = json.loads(report.read_text(encoding="utf-8"))
     return loaded

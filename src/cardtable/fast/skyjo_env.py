@@ -298,12 +298,16 @@ def step_envs(st, cfg, ev, conf, penalty, actions, out, params, work, frozen):
 @kernel
 def teacher_actions(st, cfg, ev, rngs, out, params, work):
     """``out[b]``: the move ``hard`` (weights ``params``) would play in env ``b``'s
-    learner seat now, or -1 where that seat is not to move. Its random set-up reveals
-    draw from ``rngs[b]``, not from the game's generators, so asking changes nothing."""
+    learner seat now, or -1 where that seat is not to move or is in the set-up, where
+    ``hard`` reveals at random (nothing to learn there, and a label drawn at random
+    would make a resumed run differ). ``rngs`` only serves ``hard``'s draw among a
+    single legal move, whose result does not depend on it."""
     ints = st[k.ST_INT]
     seats = ev[c.E_SEATS]
     for b in range(out.shape[0]):
-        if ints[b, k.F_PHASE] != k.OVER and ints[b, k.F_PLAYER] == seats[b]:
+        phase = ints[b, k.F_PHASE]
+        playing = phase != k.OVER and phase != k.SETUP  # noqa: PLR1714  (typed as ints)
+        if playing and ints[b, k.F_PLAYER] == seats[b]:
             out[b] = tournament_action(HARD, st, cfg, b, rngs, b, params, work)
         else:
             out[b] = -1

@@ -50,12 +50,12 @@ def evaluate(
     the best legal move, or with ``sample_seed`` a move drawn from the policy's
     softmax over the legal moves (what the learner plays while training; uniform for
     an untrained network, whose logits are nearly equal)."""
+    if weights.prior and not (weights.prior == "hard" and game == "skyjo"):
+        raise ValueError(f"prior {weights.prior!r}: only Skyjo's 'hard' prior can be evaluated")
     sampler = None if sample_seed is None else np.random.default_rng(sample_seed)
     env: Any = make_vector_env(
         game, games, engine="fast", rules=rules, opponents=opponents, seat=None
     )
-    if weights.prior and not (weights.prior == "hard" and game == "skyjo"):
-        raise ValueError(f"prior {weights.prior!r}: only Skyjo's 'hard' prior can be evaluated")
     obs, infos = env.reset(seed=seed)
     masks = infos["action_mask"]
     players = env.num_players

@@ -213,8 +213,9 @@ class FastVectorEnv(VectorEnv, abc.ABC):
 
     def teacher_actions(self) -> NDArray[np.int64]:
         """The action ``hard`` would play in each env's learner seat now, -1 where the
-        learner is not to move. Asking changes no env: ``hard``'s random choices (Skyjo's
-        set-up reveals) draw from the teacher's own generators, seeded once."""
+        learner is not to move or, in Skyjo, is in the set-up (``hard`` reveals at random
+        there). Asking changes no env and depends on nothing but the games: the only draw
+        ``hard`` makes here, among a single legal move, uses the teacher's own generators."""
         if self._teacher is None:
             extra = self._hard_args if self._meets_hard else self._hard_extra()
             rngs = np.arange(1, self.num_envs + 1, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
