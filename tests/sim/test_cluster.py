@@ -22,7 +22,7 @@ from cardtable.skyjo import SkyjoRules
 @pytest.fixture(scope="module")
 def cluster_address():
     with LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
     ) as cluster:
         yield cluster.scheduler_address
 
