@@ -218,7 +218,7 @@ class FastVectorEnv(VectorEnv, abc.ABC):
         ``hard`` makes here, among a single legal move, uses the teacher's own generators."""
         if self._teacher is None:
             extra = self._hard_args if self._meets_hard else self._hard_extra()
-            rngs = np.arange(1, self.num_envs + 1, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+            rngs = np.zeros(self.num_envs, dtype=np.uint64)  # never decisive: see above
             self._teacher = (rngs, np.zeros(self.num_envs, dtype=np.int64), *extra)
         rngs, out = self._teacher[:2]
         args = (self.batch.st, self.batch.cfg, self._ev, rngs, out, *self._teacher[2:])
