@@ -95,8 +95,6 @@ def test_a_prior_is_required_where_the_weights_have_one_and_refused_elsewhere() 
         _net(obs, prior="")(torch.as_tensor(obs), torch.zeros((8, NUM_ACTIONS)))
     with pytest.raises(ValueError, match="prior must be one of"):
         _net(obs, prior="expert")
-    with pytest.raises(SystemExit, match="--prior hard is Skyjo's only"):
-        TrainConfig(game="skipbo", prior="hard")
     with pytest.raises(SystemExit, match="--prior does not go with a league"):
         TrainConfig(game="skyjo", prior="hard", opponents="greedy;frozen", league_every=1)
     with pytest.raises(SystemExit, match="--prior must be one of"):
@@ -165,13 +163,11 @@ def test_the_learned_bot_with_an_untrained_prior_policy_plays_hards_moves() -> N
     assert compared > 200 and same >= 0.95 * compared, (same, compared)
 
 
-def test_weights_with_a_prior_refuse_skip_bo() -> None:
-    from cardtable.skipbo import GAME as SKIPBO
-    from cardtable.skipbo.rules import SkipBoRules
-
+def test_weights_with_an_unknown_prior_are_refused_by_the_bot() -> None:
     obs = np.random.default_rng(0).normal(size=(8, 191)).astype(np.float32)
-    weights = dataclasses.replace(_export(_net(obs)), game="skipbo")
-    state: Any = SKIPBO.new_state(SkipBoRules(players=4), 1)
-    assert len(state.legal_actions()) > 1
-    with pytest.raises(ValueError, match="knows Skyjo's 'hard' prior only"):
-        LearnedBot("skipbo", HardBot, weights).choose(state, Rng(0))
+    weights = dataclasses.replace(_export(_net(obs)), prior="expert")
+    state: Any = GAME.new_state(RULES, 1)
+    while state.phase == SETUP:
+        state.advance(state.legal_actions()[0])
+    with pytest.raises(ValueError, match="knows the 'hard' prior only"):
+        LearnedBot("skyjo", HardBot, weights).choose(state, Rng(0))

@@ -9,10 +9,12 @@ no PyTorch. A weights file is trained for one number of players; at another numb
 of players the bot plays the move of the bot it was measured against (``hard``),
 which docs/bots.md states beside its figures.
 
-Weights trained with a prior (``prior == "hard"``, Skyjo's: the trainer's ``--prior
-hard``) add ``prior_scale`` times ``hard``'s valuation of each legal move
-(:func:`cardtable.bots.skyjo_hard.move_values`, from what the seat sees; 0 in set-up)
-to the network's logits, as the vector env's ``hard_priors`` gives it in training.
+Weights trained with a prior (``prior == "hard"``: the trainer's ``--prior hard``) add
+``prior_scale`` times ``hard``'s valuation of each legal move to the network's logits,
+as the vector env's ``hard_priors`` gives it in training: in Skyjo
+:func:`cardtable.bots.skyjo_hard.move_values` (from what the seat sees; 0 in set-up),
+in Skip-Bo :func:`cardtable.bots.skipbo_hard_values.prior_row` (its planner reads only
+what the mover sees).
 
 numpy (extras ``rl`` or ``fast``) is imported when the bot first chooses, so the
 registry and every other bot still run on the standard library alone.
@@ -125,12 +127,17 @@ class LearnedBot:
         """The prior row of the weights for ``state`` (float32, as ``hard_priors``)."""
         import numpy as np
 
+        from ..skipbo.state import SkipBoState
         from ..skyjo.state import SkyjoState
 
+        if self.weights.prior == "hard" and isinstance(state, SkipBoState):
+            from .skipbo_hard_values import prior_row
+
+            return prior_row(state, self.weights.num_actions)
         if self.weights.prior != "hard" or not isinstance(state, SkyjoState):
             raise ValueError(
                 f"prior {self.weights.prior!r} for {self.game}: "
-                "the learned bot knows Skyjo's 'hard' prior only"
+                "the learned bot knows the 'hard' prior only"
             )
         from .skyjo_hard import move_values
 

@@ -98,13 +98,17 @@ class TurnPlanner:
     the line stops before the stock is played or the hand emptied. Subclasses may
     override :meth:`danger` and :meth:`prospects` (which read :attr:`nexts`, the number
     each building pile needs at the end of the line, and :attr:`threats`) and
-    :meth:`record`, which sees every line end the search values. After the search,
+    :meth:`record`, which sees every line end that beats the best so far (every line
+    end when :attr:`sees_every_end` is set, as a planner that values each first play
+    needs: stopping partway is otherwise recorded only when it is a new best). After the search,
     :attr:`best_line` holds the best line's plays and :attr:`best_stops` whether they are
     the whole turn (a discard follows) or end with cards revealed (a stock play, an
     emptied hand). A play is ``(source, card needed)``: the source is the stock (-1), a
     discard pile counted from 1, or a hand card as ``-2 - card``
     (:func:`plan_step_action` turns it into an action code).
     """
+
+    sees_every_end = False
 
     def __init__(self, state: SkipBoState, seat: int, weights: PlanWeights = HARD_WEIGHTS) -> None:
         self.weights = weights
@@ -208,7 +212,7 @@ class TurnPlanner:
         nexts = self.nexts
         ordered = tuple(sorted(nexts))
         score = self._value(ordered, wilds, from_d, from_h, 0)
-        if score > self.best_score:
+        if score > self.best_score or self.sees_every_end:
             self.record(score, first)
         if self.nodes > _NODE_LIMIT:
             return

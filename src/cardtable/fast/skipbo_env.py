@@ -21,9 +21,10 @@ round's or game's winners, ``-1`` to the others, as ``WIN``).
 
 from __future__ import annotations
 
-from ..skipbo.moves import NUM_ACTIONS
+from ..skipbo.moves import DISCARD_BASE, DISCARD_PLAY_BASE, END_TURN, NUM_ACTIONS, STOCK_BASE
 from . import env_common as c
 from . import frozen_policy as fp
+from . import skipbo_hard as h
 from . import skipbo_kernels as k
 from .compiled import inline_kernel, kernel
 from .skipbo_bots import HARD, TOURNAMENT_NAMES, bot_action, tournament_action
@@ -332,3 +333,79 @@ def teacher_actions(st, cfg, ev, rngs, out, scratch, params, work, copy):
             out[b] = tournament_action(HARD, st, cfg, b, rngs, b, scratch, params, work, copy)
         else:
             out[b] = -1
+
+
+@inline_kernel
+def _play_slot(st, b, action):
+    """The ``best`` slot of a play's first step (``skipbo_hard_values.play_step``)."""
+    if action < STOCK_BASE:
+        source, pile = -2 - action // 4, action % 4
+    elif action < DISCARD_PLAY_BASE:
+        source, pile = h.STOCK_SOURCE, (action - STOCK_BASE) % 4
+    else:
+        source, pile = (action - DISCARD_PLAY_BASE) // 4 + 1, (action - DISCARD_PLAY_BASE) % 4
+    return h.per_first_slot(source, st[k.ST_BLEN][b, pile] + 1)
+
+
+@inline_kernel
+def _values_of_moves(st, cfg, b, seat, count, scratch, values, shape, params, work):
+    """``move_values`` (``cardtable.bots.skipbo_hard_values``) of the first ``count``
+    legal moves in ``scratch`` into ``values`` (``-1e18``: no value); the highest."""
+    w, best = work[0], work[1]
+    w[h.W_PER_FIRST] = 1
+    h.search(st, cfg, b, seat, params, work)
+    w[h.W_PER_FIRST] = 0
+    stop = best[h.per_first_slot(h.NO_SOURCE, 0)]
+    stock, empties, numbers = h.discard_context(st, b, seat)
+    top = -1e18
+    for i in range(count):
+        action = scratch[i]
+        values[action] = -1e18
+        if DISCARD_BASE <= action < END_TURN:
+            card, index = (action - DISCARD_BASE) // 4, (action - DISCARD_BASE) % 4
+            if h.discard_considered(st, b, seat, card, numbers):
+                values[action] = h.discard_score(st, b, seat, card, index, stock, empties)
+                top = max(top, values[action])
+    high = -1e18
+    for i in range(count):
+        action = scratch[i]
+        if action < DISCARD_BASE:
+            values[action] = best[_play_slot(st, b, action)]
+        elif action == END_TURN:
+            values[action] = stop
+        elif values[action] != -1e18:
+            values[action] = stop - shape[0] * (top - values[action])
+        high = max(high, values[action])
+    return high
+
+
+@kernel
+def hard_priors(st, cfg, ev, out, values, shape, scratch, params, work, copy):
+    """``out[b]`` (float32): ``prior_row`` (``cardtable.bots.skipbo_hard_values``) of
+    env ``b``'s learner seat: ``value - best`` of ``hard``'s value of each legal move,
+    never below ``-shape[1]`` (the floor, also where a legal move has no value), 0 for
+    the other codes; a row of 0 where the learner is not to move, has a single legal
+    move or a partner's stock top to play, or the table is frozen. ``shape[0]``: the
+    weight of a discard score; ``values``: a float64 scratch row of one entry per code;
+    the rest as :func:`cardtable.fast.skipbo_hard.hard_action`."""
+    ints = st[k.ST_INT]
+    seats = ev[c.E_SEATS]
+    floor = shape[1]
+    for b in range(out.shape[0]):
+        for code in range(NUM_ACTIONS):
+            out[b, code] = 0.0
+        if ints[b, k.F_OVER] or ints[b, k.F_CURRENT] != seats[b]:
+            continue
+        count = k.legal_list(st, cfg, b, scratch)
+        if count < 2 or h.is_frozen(st, cfg, b):
+            continue
+        partner = False
+        for i in range(count):
+            if STOCK_BASE + 4 <= scratch[i] < DISCARD_PLAY_BASE:
+                partner = True
+        if partner:
+            continue
+        high = _values_of_moves(st, cfg, b, seats[b], count, scratch, values, shape, params, work)
+        for i in range(count):
+            action = scratch[i]
+            out[b, action] = max(values[action] - high, -floor)

@@ -76,7 +76,8 @@ W_THREAT = 11  # up to 5 stock tops, the next player's first
 W_HAND = W_THREAT + 5  # 13 counts
 W_NEEDS = W_HAND + k.CARDS  # count of building piles needing each value (1..12)
 W_DEPTHS = W_NEEDS + k.CARDS  # 4 discard depths
-WORK = W_DEPTHS + k.PILES
+W_PER_FIRST = W_DEPTHS + k.PILES  # 1: keep each first play's best line (``hard_priors``)
+WORK = W_PER_FIRST + 1
 
 #: Slots of the visited table (a power of two, well above the node limit).
 TABLE = 4096
@@ -95,6 +96,11 @@ CH_SOURCE, CH_NEED, CH_WILD = range(3)
 
 STOCK_SOURCE = -1
 NO_SOURCE = 0
+#: With ``W_PER_FIRST`` set, ``best[per_first_slot(source, need)]`` is the best line the
+#: search valued that starts with the play ``(source, need)`` (``NO_SOURCE, 0``: stopping
+#: now): sources run from ``-2 - 12`` (a hand's 12) to 4 (the last discard pile).
+FIRST_SOURCES = 19
+BEST = 1 + FIRST_SOURCES * k.CARDS
 _NEG_INF = -1e18
 _HASH_A = 0x5851F42D4C957F2D
 _HASH_B = 0x27BB2EE687B0B0FD
@@ -147,7 +153,7 @@ class HardWork:
 
         self.copy = SkipBoBatch(rules, 1)
         self.ints = np.zeros(WORK, dtype=np.int64)
-        self.best = np.zeros(1, dtype=np.float64)
+        self.best = np.zeros(BEST, dtype=np.float64)
         self.table = np.zeros((TABLE, 3), dtype=np.int64)
         self.frames = np.zeros((DEPTH, FRAME), dtype=np.int32)
         self.children = np.zeros((DEPTH, CHILDREN, 3), dtype=np.int32)
@@ -216,7 +222,16 @@ def _value(params, w, wilds, from_discard, from_hand, ended):
 
 
 @inline_kernel
+def per_first_slot(source, need):
+    """Where ``best`` keeps the best line starting with ``(source, need)``."""
+    return 1 + (source + 2 + k.HIGHEST) * k.CARDS + need
+
+
+@inline_kernel
 def _record(w, best, score, source, need):
+    if w[W_PER_FIRST]:
+        slot = per_first_slot(source, need)
+        best[slot] = max(best[slot], score)
     if score > best[0]:
         best[0] = score
         w[W_BEST_SOURCE] = source
@@ -382,6 +397,9 @@ def search(st, cfg, b, seat, params, work):
     w[W_THREATS] = threats
     w[W_NODES] = 0
     w[W_EPOCH] += 1
+    if w[W_PER_FIRST]:
+        for slot in range(1, BEST):
+            best[slot] = _NEG_INF
     best[0] = _NEG_INF
     w[W_BEST_SOURCE] = NO_SOURCE
     w[W_BEST_NEED] = 0
@@ -446,7 +464,7 @@ def _plan_step_action(st, b, source, need):
 
 
 @inline_kernel
-def _frozen(st, cfg, b):
+def is_frozen(st, cfg, b):
     ints = st[k.ST_INT]
     return (
         ints[b, k.F_DRAW_LEN] == 0
@@ -507,11 +525,10 @@ def _unfreeze(st, cfg, b, seat, builds, count, params, work, copy):
 
 
 @inline_kernel
-def _discard(st, cfg, b, seat, scratch, count):
-    """``HardBot.discard``: the best of ``discard_options`` (highest score, then the
-    lowest action), else the last legal action."""
+def discard_context(st, b, seat):
+    """What every discard score reads besides the card and pile: the own stock top, how
+    many own discard piles are empty, how many numbered cards the hand has kinds of."""
     hand = st[k.ST_HAND]
-    stock = k.stock_top(st, b, seat)
     empties = 0
     for index in range(k.PILES):
         if st[k.ST_DLEN][b, seat * k.PILES + index] == 0:
@@ -520,42 +537,62 @@ def _discard(st, cfg, b, seat, scratch, count):
     for card in range(1, k.CARDS):
         if hand[b, seat * k.CARDS + card]:
             numbers += 1
+    return k.stock_top(st, b, seat), empties, numbers
+
+
+@inline_kernel
+def discard_considered(st, b, seat, card, numbers):
+    """Whether ``discard_options`` ranks discards of ``card``: a numbered card held, or
+    a Skip-Bo card when no numbered card is held (legality is checked apart)."""
+    if numbers:
+        return card != WILD and st[k.ST_HAND][b, seat * k.CARDS + card] > 0
+    return card == WILD
+
+
+@inline_kernel
+def discard_score(st, b, seat, card, index, stock, empties):
+    """``discard_options``' score of discarding ``card`` onto own discard pile ``index``."""
+    held = st[k.ST_HAND][b, seat * k.CARDS + card]
+    score = 0.05 * card
+    if held > 1:
+        score += 0.6
+    if card == stock:
+        score -= 0.4
+    pile = seat * k.PILES + index
+    length = st[k.ST_DLEN][b, pile]
+    if not length:
+        score += 1.5 if empties > 1 else 0.3
+    else:
+        top = st[k.ST_DISC][b, pile, length - 1]
+        if top == card:
+            score += 2.2
+        elif top == card + 1:
+            score += 3.0
+        elif top == WILD:
+            score -= 6.0
+        elif top > card:
+            score += 1.0 - 0.25 * (top - card - 1)
+        else:
+            score -= 2.0 + 0.15 * (12 - top) + (3.0 if top == stock else 0.0)
+        score -= 0.05 * length
+    return score
+
+
+@inline_kernel
+def _discard(st, cfg, b, seat, scratch, count):
+    """``HardBot.discard``: the best of ``discard_options`` (highest score, then the
+    lowest action), else the last legal action."""
+    stock, empties, numbers = discard_context(st, b, seat)
     best_action = -1
     best_score = 0.0
     for card in range(k.CARDS):
-        if numbers and card == WILD:
-            continue
-        if not numbers and card != WILD:
-            continue
-        held = hand[b, seat * k.CARDS + card]
-        if card != WILD and not held:
+        if not discard_considered(st, b, seat, card, numbers):
             continue
         for index in range(k.PILES):
             action = DISCARD_BASE + card * 4 + index
             if not k.is_legal(st, cfg, b, action):
                 continue
-            score = 0.05 * card
-            if held > 1:
-                score += 0.6
-            if card == stock:
-                score -= 0.4
-            pile = seat * k.PILES + index
-            length = st[k.ST_DLEN][b, pile]
-            if not length:
-                score += 1.5 if empties > 1 else 0.3
-            else:
-                top = st[k.ST_DISC][b, pile, length - 1]
-                if top == card:
-                    score += 2.2
-                elif top == card + 1:
-                    score += 3.0
-                elif top == WILD:
-                    score -= 6.0
-                elif top > card:
-                    score += 1.0 - 0.25 * (top - card - 1)
-                else:
-                    score -= 2.0 + 0.15 * (12 - top) + (3.0 if top == stock else 0.0)
-                score -= 0.05 * length
+            score = discard_score(st, b, seat, card, index, stock, empties)
             if best_action < 0 or score > best_score:
                 best_action = action
                 best_score = score
@@ -585,7 +622,7 @@ def hard_action(st, cfg, b, scratch, params, work, copy):
         action = _plan_step_action(st, b, source, w[W_BEST_NEED])
         if k.is_legal(st, cfg, b, action):
             return action
-    if _frozen(st, cfg, b):
+    if is_frozen(st, cfg, b):
         builds = 0
         while builds < count and scratch[builds] < DISCARD_BASE:
             builds += 1

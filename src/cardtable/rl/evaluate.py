@@ -8,7 +8,7 @@ the learner's win rate and points per round against the opponents'. It is the
 trainer's periodic check; the published figures come from ``cardtable sim`` with
 paired deals (docs/bots.md).
 
-Weights with a prior (``prior == "hard"``, Skyjo's) are given the env's
+Weights with a prior (``prior == "hard"``) are given the env's
 ``hard_priors()`` at every step, as the ``learned`` bot computes them.
 """
 
@@ -50,8 +50,8 @@ def evaluate(
     the best legal move, or with ``sample_seed`` a move drawn from the policy's
     softmax over the legal moves (what the learner plays while training; uniform for
     an untrained network, whose logits are nearly equal)."""
-    if weights.prior and not (weights.prior == "hard" and game == "skyjo"):
-        raise ValueError(f"prior {weights.prior!r}: only Skyjo's 'hard' prior can be evaluated")
+    if weights.prior and weights.prior != "hard":
+        raise ValueError(f"prior {weights.prior!r}: only the 'hard' prior can be evaluated")
     sampler = None if sample_seed is None else np.random.default_rng(sample_seed)
     env: Any = make_vector_env(
         game, games, engine="fast", rules=rules, opponents=opponents, seat=None

@@ -41,8 +41,8 @@ the field.
 
 ``teacher_actions()`` gives, for every env, the move ``hard`` would play in the
 learner's seat now (for the trainer's imitation term, :mod:`cardtable.rl.train`); the
-reference envs do not have it either. Skyjo's ``hard_priors()`` gives ``hard``'s value of
-every legal move of the learner, as the prior of the trainer's ``--prior hard``.
+reference envs do not have it either. ``hard_priors()`` gives ``hard``'s value of every
+legal move of the learner, as the prior of the trainer's ``--prior hard``.
 """
 
 from __future__ import annotations
@@ -224,6 +224,28 @@ class FastVectorEnv(VectorEnv, abc.ABC):
         args = (self.batch.st, self.batch.cfg, self._ev, rngs, out, *self._teacher[2:])
         self.kernels.teacher_actions(*args)
         return np.asarray(out.copy())
+
+    def hard_priors(self) -> NDArray[np.float32]:
+        """``(num_envs, num_actions)`` float32: each env's prior row of ``hard``'s values
+        of the learner's legal moves, from what the learner's seat sees: 0 for ``hard``'s
+        choice, below 0 for the others, 0 for illegal codes, and a row of 0 where the
+        learner is not to move or ``hard`` values nothing. Skyjo: ``-(value(a) - min
+        value)`` of :func:`cardtable.bots.skyjo_hard.move_values` (nothing in the set-up,
+        where ``hard`` reveals at random); Skip-Bo:
+        :func:`cardtable.bots.skipbo_hard_values.prior_row`. Asking changes no env."""
+        if self._priors is None:
+            extra = self._hard_args if self._meets_hard else self._hard_extra()
+            num_actions = self._game().num_actions
+            out = np.zeros((self.num_envs, num_actions), dtype=np.float32)
+            values = np.zeros(num_actions, dtype=np.float64)
+            self._priors = (out, values, *self._prior_extra(), *extra)
+        out = self._priors[0]
+        self.kernels.hard_priors(self.batch.st, self.batch.cfg, self._ev, *self._priors)
+        return np.asarray(out.copy())
+
+    def _prior_extra(self) -> tuple[Any, ...]:
+        """Arguments of the game's ``hard_priors`` kernel before ``hard``'s."""
+        return ()
 
     def set_frozen(self, frozen: PolicyWeights | Sequence[PolicyWeights]) -> None:
         """New weights for the ``frozen`` opponents: as many policies as the env was
@@ -512,22 +534,6 @@ class SkyjoFastVectorEnv(FastVectorEnv):
         self.kernels.legal_for(self.batch.st, self._all, codes, legal)
         return legal
 
-    def hard_priors(self) -> NDArray[np.float32]:
-        """``(num_envs, num_actions)`` float32: for each env, ``-(value(a) - min value)``
-        of ``hard``'s value of each legal move ``a`` of the learner (lower values are
-        better, so 0 is ``hard``'s choice and the others are below 0), from what the
-        learner's seat sees; 0 for illegal codes, and a row of 0 where the learner is
-        not to move, is in set-up (``hard`` reveals at random there) or has a single
-        legal move. Asking changes no env."""
-        if self._priors is None:
-            extra = self._hard_args if self._meets_hard else self._hard_extra()
-            num_actions = self._game().num_actions
-            out = np.zeros((self.num_envs, num_actions), dtype=np.float32)
-            self._priors = (out, np.zeros(num_actions, dtype=np.float64), *extra)
-        out = self._priors[0]
-        self.kernels.hard_priors(self.batch.st, self.batch.cfg, self._ev, *self._priors)
-        return np.asarray(out.copy())
-
     def _where(self, game: int) -> str:
         from ..fast.skyjo_batch import PHASES
 
@@ -571,6 +577,11 @@ class SkipBoFastVectorEnv(FastVectorEnv):
 
     def _kernel_extra(self) -> tuple[Any, ...]:
         return self._hard_extra() if self._meets_hard else (self.batch.scratch, None, None, None)
+
+    def _prior_extra(self) -> tuple[Any, ...]:
+        from ..bots.skipbo_hard_values import DISCARD_WEIGHT, FLOOR
+
+        return (np.array([DISCARD_WEIGHT, FLOOR], dtype=np.float64),)
 
     def _hard_extra(self) -> tuple[Any, ...]:
         from ..bots.skipbo_hard import HARD_WEIGHTS

@@ -7,8 +7,8 @@ a value head. Only the trunk and the policy head are exported
 (:class:`cardtable.bots.learned_net.PolicyWeights`), and a test requires the two
 to give the same logits.
 
-With a prior (``prior="hard"``: Skyjo's ``hard`` values every legal move, see
-:meth:`cardtable.rl.fast_vector.SkyjoFastVectorEnv.hard_priors`) the policy is
+With a prior (``prior="hard"``: ``hard`` values every legal move, see
+:meth:`cardtable.rl.fast_vector.FastVectorEnv.hard_priors`) the policy is
 residual: ``logits = head(features) + alpha * prior``, ``alpha`` one learned scalar
 (:data:`PRIOR_SCALE` at first). With the head's small initial logits the untrained
 policy's best move is the prior's, and training learns corrections to it.

@@ -17,7 +17,7 @@ gives the envs of the ``frozen`` group the learner's own K latest snapshots as
 opponents (played in the kernel, :mod:`cardtable.fast.frozen_policy`); every N updates
 the current weights replace the oldest snapshot. The snapshots are in the checkpoint.
 
-Residual policy on ``hard`` (Skyjo): ``--prior hard`` adds ``alpha`` times ``hard``'s
+Residual policy on ``hard``: ``--prior hard`` adds ``alpha`` times ``hard``'s
 value of each legal move (the env's ``hard_priors``, :mod:`.policy_net`) to the
 network's logits, so that the untrained policy plays ``hard``'s moves and PPO learns
 corrections; the rollouts keep each step's prior rows for the learning epochs.
@@ -105,11 +105,6 @@ class TrainConfig:
     def __post_init__(self) -> None:
         if self.prior not in PRIORS:
             raise SystemExit(f"--prior must be one of {', '.join(map(repr, PRIORS))}")
-        if self.prior and self.game != "skyjo":
-            raise SystemExit(
-                "--prior hard is Skyjo's only: Skip-Bo's hard plans whole turns by "
-                "search and has no value for each move"
-            )
         if self.prior and self.league_every:
             raise SystemExit("--prior does not go with a league: the frozen opponents have none")
         if self.teacher not in TEACHERS:
