@@ -6,9 +6,12 @@
 Positions come from games of ``--seats`` bots (default ``hard`` in every seat); at every
 3rd position with more than one legal move, both bots choose. Prints how often they
 agree, by the kind of move ``hard`` plays, and ``--show`` positions where they differ
-(the spectator's picture, the seat's hand for Skip-Bo, both moves). For Skyjo it also
-gives ``hard``'s own value of both moves (lower is better; none in the set-up, where
-``hard`` reveals at random) and counts the differences ``hard`` values as a tie.
+(the spectator's picture, the seat's hand for Skip-Bo, both moves). It also gives
+``hard``'s own value of both moves, the one a residual policy's prior is made of, and
+counts the differences ``hard`` values as a tie: in Skyjo in points, lower is better
+(none in the set-up, where ``hard`` reveals at random); in Skip-Bo the value of the
+best line of the turn a move starts (:mod:`cardtable.bots.skipbo_hard_values`), higher
+is better.
 """
 
 from __future__ import annotations
@@ -18,12 +21,12 @@ import json
 from collections import Counter
 from collections.abc import Sequence
 
-from cardtable.bots import make_bot
-from cardtable.bots.skyjo_hard import move_values
-from cardtable.core import Rng
+from cardtable.bots import make_bot, skipbo_hard_values, skyjo_hard
+from cardtable.core import GameState, Rng
 from cardtable.games import get_game
 from cardtable.rl.common import render_text
 from cardtable.sim.tournament import bot_rng
+from cardtable.skipbo.state import SkipBoState
 from cardtable.skyjo.state import SkyjoState
 
 
@@ -35,6 +38,15 @@ def _kind(text: str) -> str:
             break
         words.append(word)
     return " ".join(words)
+
+
+def _values(state: GameState[object]) -> dict[int, float]:
+    """``hard``'s value of each legal move (see the module)."""
+    if isinstance(state, SkyjoState):
+        return skyjo_hard.move_values(state)
+    if isinstance(state, SkipBoState):
+        return skipbo_hard_values.move_values(state)
+    return {}
 
 
 def _valued(values: dict[int, float], action: int) -> str:
@@ -73,10 +85,10 @@ def main(argv: Sequence[str] | None = None) -> None:
                     kind = _kind(str(game.decode(theirs)))
                     seen[kind] += 1
                     agreed[kind] += mine == theirs
-                    values = move_values(state) if isinstance(state, SkyjoState) else {}
+                    values = _values(state)
                     if mine != theirs and values:
                         valued += 1
-                        ties += abs(values[mine] - values[theirs]) < 1e-9
+                        ties += mine in values and abs(values[mine] - values[theirs]) < 1e-9
                     if mine != theirs and shown < args.show:
                         shown += 1
                         print(f"--- seed {seed}, decision {index}, seat {state.current_player}")
