@@ -254,3 +254,13 @@ def test_room_memory_measures_waiting_and_playing_rooms_of_a_real_server(capsys)
     assert "skyjo, 3 rooms of 2 seats each way:" in out
     assert re.search(r"a waiting room, no connection: -?\d+\.\d KiB", out)
     assert re.search(r"a game under way with its 2 connections: -?\d+\.\d KiB", out)
+
+
+@pytest.mark.parametrize(("game", "option"), [("skipbo", "stock_size=10"), ("skyjo", "players=4")])
+def test_learned_moves_gives_hards_values_of_both_moves(capsys, game, option):
+    pytest.importorskip("numpy")
+    out = _run(capsys, "learned_moves", game, "--positions", "60", "--option", option)
+    assert re.search(r"learned plays hard's move in \d+ \(", out)
+    shown = re.findall(r"^(hard|learned): +.+\(hard's value -?\d+\.\d\d\)$", out, re.MULTILINE)
+    assert shown[:2] == ["hard", "learned"]
+    assert re.search(r"of the \d+ differences hard values, \d+ are ties", out)
