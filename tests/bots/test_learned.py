@@ -99,8 +99,11 @@ def test_saved_weights_load_back_to_the_same_logits(tmp_path: Path) -> None:
     weights = load_weights(weights_path("skipbo"))
     save_weights(tmp_path / "again.npz", weights)
     again = load_weights(tmp_path / "again.npz")
-    obs = np.random.default_rng(0).normal(size=(5, weights.obs_size))
-    assert np.array_equal(weights.logits(obs), again.logits(obs))
+    rng = np.random.default_rng(0)
+    obs = rng.normal(size=(5, weights.obs_size))
+    priors = -rng.exponential(2.0, size=(5, weights.num_actions))
+    assert np.array_equal(weights.logits(obs, priors), again.logits(obs, priors))
+    assert (again.prior, again.prior_scale) == (weights.prior, weights.prior_scale)
     assert again.info == weights.info
 
 

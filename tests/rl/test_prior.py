@@ -109,10 +109,11 @@ def test_the_file_keeps_the_prior_and_older_files_have_none(tmp_path: Path) -> N
     assert (again.prior, again.prior_scale) == ("hard", PRIOR_SCALE)
     priors = np.full((8, NUM_ACTIONS), -0.5, dtype=np.float32)
     np.testing.assert_allclose(again.logits(obs, priors), weights.logits(obs, priors), atol=1e-5)
-    # The shipped Skyjo weights are a residual policy on hard's values; Skip-Bo's are not.
-    shipped = shipped_weights("skyjo")
-    assert shipped.prior == "hard" and shipped.prior_scale > 0
-    assert load_weights(weights_path("skipbo")).prior == ""
+    # The shipped weights of both games are residual policies on hard's values.
+    for game in ("skyjo", "skipbo"):
+        shipped = shipped_weights(game)
+        assert shipped.prior == "hard" and shipped.prior_scale > 0
+        assert load_weights(weights_path(game)).prior == "hard"
 
 
 def _positions(seeds: range) -> list[Any]:
