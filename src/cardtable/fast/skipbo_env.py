@@ -17,6 +17,10 @@ Skip-Bo self-play and training: each stock card the learner plays pays ``1 / sto
 size``, each one another seat plays costs ``1 / ((players - 1) stock size)``; the card
 that empties a stock ends the round and is paid by the win reward instead (``+1`` to the
 round's or game's winners, ``-1`` to the others, as ``WIN``).
+
+For the trainer: :func:`teacher_actions` gives ``hard``'s move in each learner seat (the
+imitation term), :func:`hard_priors` ``hard``'s value of each of its legal moves (the
+residual policy's prior, ``cardtable.bots.skipbo_hard_values``).
 """
 
 from __future__ import annotations

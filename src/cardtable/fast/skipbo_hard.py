@@ -26,6 +26,10 @@ higher value, so the order of the nodes decides the move:
 
 A frozen table is planned on a copy of the game (``copy``, a one-game batch of the
 same rules), where each build is applied with the full rules, round ends included.
+
+With the work array's ``W_PER_FIRST`` set, the search also keeps the best line each
+first play starts (``per_first_slot``), as ``skipbo_hard_values.ValuingPlanner`` does:
+the values of the learned bot's prior (:func:`cardtable.fast.skipbo_env.hard_priors`).
 """
 
 from __future__ import annotations
