@@ -23,6 +23,8 @@ from cardtable.rl.gym_env import make_vector_env
 from cardtable.skyjo.moves import NUM_ACTIONS
 from cardtable.skyjo.state import SETUP
 
+from .beside import prior_rows_beside
+
 pytestmark = pytest.mark.crosscheck
 
 
@@ -32,21 +34,16 @@ pytestmark = pytest.mark.crosscheck
 )
 def test_the_compiled_values_are_the_python_bots(rules: dict[str, Any], opponents: str) -> None:
     options: dict[str, Any] = {"rules": rules, "opponents": opponents, "seat": None}
-    fast = make_vector_env("skyjo", 6, engine="fast", autoreset_mode="SameStep", **options)
-    reference = make_vector_env("skyjo", 6, autoreset_mode="SameStep", **options)
-    _, infos = fast.reset(seed=5)
-    reference.reset(seed=5)
     params, work = fast_hard.hard_params(HardBot()), fast_hard.work_array()
     values = np.zeros(NUM_ACTIONS)
     rng = np.random.default_rng(8)
     compared = turns = 0
-    for _ in range(120):
-        masks = infos["action_mask"]
-        before = [array.copy() for array in fast.batch.st]
-        priors = fast.hard_priors()
-        assert all(np.array_equal(a, b) for a, b in zip(before, fast.batch.st, strict=True))
-        for index, env in enumerate(reference.envs):
-            state = env.game_state
+
+    def pick(_fast: Any, masks: Any) -> Any:
+        return (rng.random(masks.shape) * masks).argmax(axis=1)
+
+    for fast, states, masks, priors in prior_rows_beside("skyjo", options, 120, pick):
+        for index, state in enumerate(states):
             expected = move_values(state)
             valued = fast_hard.hard_values(
                 fast.batch.st, fast.batch.cfg, index, params, work, values
@@ -64,9 +61,6 @@ def test_the_compiled_values_are_the_python_bots(rules: dict[str, Any], opponent
                 turns += state.phase != SETUP and masks[index, 0] == 1
             assert np.array_equal(priors[index], prior), index
             assert priors[index].max() == 0.0 and (priors[index][masks[index] == 0] == 0).all()
-        actions = (rng.random(masks.shape) * masks).argmax(axis=1)
-        _, _, _, _, infos = fast.step(actions)
-        reference.step(actions)
     assert compared > 300 and turns > 100
 
 
