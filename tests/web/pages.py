@@ -16,14 +16,30 @@ TIMEOUT = 40_000
 SHOTS = Path(__file__).parents[2] / "artifacts" / "screenshots"
 
 
+#: The pages ask for reduced motion, so moves land at once: the tests play games, and
+#: the cards' flights (about a third of a whole-game test's time, and CPU the other
+#: workers' tests wait for) are tested where they are the subject, by test_motion and
+#: test_patching's drag during a flight, which ask for ``motion="no-preference"``.
+MOTION = "reduce"
+
+
 def new_page(
-    browser: Any, base: str, lang: str = "en", width: int = 1280, csp: bool = False
+    browser: Any,
+    base: str,
+    lang: str = "en",
+    width: int = 1280,
+    csp: bool = False,
+    motion: str = MOTION,
 ) -> Any:
     """A page in a new context. Playwright's string waits evaluate text, which the page's
     Content-Security-Policy refuses: the CSP is bypassed unless ``csp`` (then wait with
-    selectors only; test_delivery checks the page under its CSP)."""
+    selectors only; test_delivery checks the page under its CSP). ``motion``: the
+    ``prefers-reduced-motion`` the page sees (see :data:`MOTION`)."""
     context = browser.new_context(
-        viewport={"width": width, "height": 900}, locale=lang, bypass_csp=not csp
+        viewport={"width": width, "height": 900},
+        locale=lang,
+        bypass_csp=not csp,
+        reduced_motion=motion,
     )
     context.add_init_script(f"localStorage.setItem('cardtable.lang', '{lang}')")
     page = context.new_page()
@@ -42,9 +58,11 @@ DEVICES = ["phone", "desktop"]
 SCREENS = {"phone": (375, 812), "desktop": (1280, 800)}
 
 
-def device_page(browser: Any, base: str, device: str, lang: str = "en") -> Any:
+def device_page(
+    browser: Any, base: str, device: str, lang: str = "en", motion: str = MOTION
+) -> Any:
     """A page on ``device`` ("phone": touch and a mobile viewport; "desktop": a mouse),
-    under no CSP (see new_page); ``page.device`` names it."""
+    under no CSP and with ``motion`` (see new_page); ``page.device`` names it."""
     width, height = SCREENS[device]
     phone = device == "phone"
     context = browser.new_context(
@@ -53,6 +71,7 @@ def device_page(browser: Any, base: str, device: str, lang: str = "en") -> Any:
         is_mobile=phone,
         locale=lang,
         bypass_csp=True,
+        reduced_motion=motion,
     )
     context.add_init_script(f"localStorage.setItem('cardtable.lang', '{lang}')")
     page = context.new_page()

@@ -96,7 +96,7 @@ def test_a_drag_started_while_the_card_is_still_flying_in_is_played(server, brow
     """Issue 19: a drag started within about 0.3 s of the last card landing failed (the
     landing card was hidden and the page rebuilt). The card just drawn flies to the held
     place; it is dragged from there onto the grid at once, before its flight ends."""
-    page = new_page(browser, server)
+    page = new_page(browser, server, motion="no-preference")
     page.add_init_script(WATCH_PRESSES)
     page.reload()
     page.wait_for_selector("#create", timeout=TIMEOUT)
