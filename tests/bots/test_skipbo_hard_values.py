@@ -151,13 +151,21 @@ def test_where_hard_values_nothing_the_row_is_zero() -> None:
     assert frozen(still) and move_values(still) == {}
     assert not prior_row(still, NUM_ACTIONS).any()
     # A partner's stock top to play (team play): hard plays it whatever else is open.
-    partner_turns = 0
+    # Plays from a partner's discard piles and discards onto them: never valued.
+    partner_turns = partner_moves = 0
     rules: Any = SkipBoRules(players=4, teams=True, stock_size=10)
     for position, _ in _decisions(rules, range(4)):
-        if any(STOCK_BASE + 4 <= a < DISCARD_PLAY_BASE for a in position.legal_actions()):
+        legal = position.legal_actions()
+        if any(STOCK_BASE + 4 <= a < DISCARD_PLAY_BASE for a in legal):
             assert move_values(position) == {}
             partner_turns += 1
-    assert partner_turns > 0
+            continue
+        theirs = [a for a in legal if DISCARD_PLAY_BASE + 16 <= a < DISCARD_BASE or a >= 144]
+        theirs = [a for a in theirs if a != END_TURN]
+        assert all(play_step(position, a) is None for a in theirs)
+        assert not set(theirs) & set(move_values(position))
+        partner_moves += len(theirs)
+    assert partner_turns > 0 and partner_moves > 0
     over = GAME.new_state(SkipBoRules(players=2, stock_size=5), 1)
     hard, rng = HardBot(), Rng(1)
     while not over.is_over:

@@ -29,7 +29,12 @@ pytestmark = pytest.mark.crosscheck
 
 @pytest.mark.parametrize(
     ("rules", "opponents"),
-    [({"players": 2, "stock_size": 30}, "hard"), ({"players": 3, "stock_size": 10}, "greedy")],
+    [
+        ({"players": 2, "stock_size": 30}, "hard"),
+        ({"players": 3, "stock_size": 10}, "greedy"),
+        # Team play: plays from a partner's piles and discards onto them have no value.
+        ({"players": 4, "teams": True, "stock_size": 10}, "greedy"),
+    ],
 )
 def test_the_compiled_prior_is_the_python_one(rules: dict[str, Any], opponents: str) -> None:
     options: dict[str, Any] = {"rules": rules, "opponents": opponents, "seat": None}

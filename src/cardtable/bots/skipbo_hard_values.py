@@ -28,7 +28,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..skipbo.moves import DISCARD_BASE, DISCARD_PLAY_BASE, END_TURN, STOCK_BASE
+from ..skipbo.moves import (
+    DISCARD_BASE,
+    DISCARD_PLAY_BASE,
+    END_TURN,
+    STOCK_BASE,
+    PlayFromDiscard,
+    PlayFromHand,
+    PlayFromStock,
+    decode,
+)
 from ..skipbo.state import SkipBoState
 from .skipbo_hard import HARD_WEIGHTS, PlanWeights, TurnPlanner, discard_options, frozen
 
@@ -57,18 +66,21 @@ class ValuingPlanner(TurnPlanner):
         super().record(score, first, last)
 
 
-def play_step(state: SkipBoState, action: int) -> tuple[int, int]:
-    """The planner's ``(source, card needed)`` of a play's action code (below
-    ``DISCARD_BASE``): the source is the stock (-1), a discard pile counted from 1, or a
-    hand card as ``-2 - card``; the inverse of ``plan_step_action``."""
-    if action < STOCK_BASE:
-        source, pile = -2 - action // 4, action % 4
-    elif action < DISCARD_PLAY_BASE:
-        source, pile = _STOCK, (action - STOCK_BASE) % 4
+def play_step(state: SkipBoState, action: int) -> tuple[int, int] | None:
+    """The planner's ``(source, card needed)`` of a play's action code: the source is
+    the stock (-1), a discard pile counted from 1, or a hand card as ``-2 - card``; the
+    inverse of ``plan_step_action``. None for any other move, a partner's pile included
+    (the planner plays from the mover's own cards only)."""
+    move = decode(action)
+    if isinstance(move, PlayFromHand):
+        source = -2 - move.card
+    elif isinstance(move, PlayFromStock) and not move.partner:
+        source = _STOCK
+    elif isinstance(move, PlayFromDiscard) and not move.partner:
+        source = move.discard + 1
     else:
-        offset = action - DISCARD_PLAY_BASE
-        source, pile = offset // 4 + 1, offset % 4
-    return source, len(state.building[pile]) + 1
+        return None
+    return source, len(state.building[move.pile]) + 1
 
 
 def move_values(state: SkipBoState, weights: PlanWeights = HARD_WEIGHTS) -> dict[int, float]:
@@ -93,7 +105,8 @@ def move_values(state: SkipBoState, weights: PlanWeights = HARD_WEIGHTS) -> dict
     values: dict[int, float] = {}
     for action in legal:
         if action < DISCARD_BASE:
-            value = planner.by_first.get(play_step(state, action))
+            step = play_step(state, action)
+            value = None if step is None else planner.by_first.get(step)
         elif action == END_TURN:
             value = stop
         else:

@@ -341,13 +341,18 @@ def teacher_actions(st, cfg, ev, rngs, out, scratch, params, work, copy):
 
 @inline_kernel
 def _play_slot(st, b, action):
-    """The ``best`` slot of a play's first step (``skipbo_hard_values.play_step``)."""
+    """The ``best`` slot of a play's first step (``skipbo_hard_values.play_step``), or
+    -1 for a play from a partner's pile, which the planner never makes."""
     if action < STOCK_BASE:
         source, pile = -2 - action // 4, action % 4
+    elif action < STOCK_BASE + k.PILES:
+        source, pile = h.STOCK_SOURCE, action - STOCK_BASE
     elif action < DISCARD_PLAY_BASE:
-        source, pile = h.STOCK_SOURCE, (action - STOCK_BASE) % 4
-    else:
+        return -1
+    elif action < DISCARD_PLAY_BASE + 16:
         source, pile = (action - DISCARD_PLAY_BASE) // 4 + 1, (action - DISCARD_PLAY_BASE) % 4
+    else:
+        return -1
     return h.per_first_slot(source, st[k.ST_BLEN][b, pile] + 1)
 
 
@@ -365,7 +370,7 @@ def _values_of_moves(st, cfg, b, seat, count, scratch, values, shape, params, wo
     for i in range(count):
         action = scratch[i]
         values[action] = -1e18
-        if DISCARD_BASE <= action < END_TURN:
+        if DISCARD_BASE <= action < DISCARD_BASE + k.CARDS * k.PILES:  # onto an own pile
             card, index = (action - DISCARD_BASE) // 4, (action - DISCARD_BASE) % 4
             if h.discard_considered(st, b, seat, card, numbers):
                 values[action] = h.discard_score(st, b, seat, card, index, stock, empties)
@@ -374,7 +379,9 @@ def _values_of_moves(st, cfg, b, seat, count, scratch, values, shape, params, wo
     for i in range(count):
         action = scratch[i]
         if action < DISCARD_BASE:
-            values[action] = best[_play_slot(st, b, action)]
+            slot = _play_slot(st, b, action)
+            if slot >= 0:
+                values[action] = best[slot]
         elif action == END_TURN:
             values[action] = stop
         elif values[action] != -1e18:
