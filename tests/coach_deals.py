@@ -8,7 +8,7 @@ from typing import Any
 from cardtable.bots import coaching
 from cardtable.core import Rng
 from cardtable.games import get_game
-from cardtable.server.botseats import choose_job, judge_job
+from cardtable.server.rooms.bot_seats import choose_job, judge_job
 from cardtable.skyjo.moves import EXCHANGE, TAKE_DISCARD
 from cardtable.skyjo.position import TURN
 

@@ -75,6 +75,31 @@ ALLOWED: dict[str, frozenset[str] | None] = {
 }
 
 
+#: The server's own parts, bottom to top: each folder of ``server/`` (or module beside
+#: them) -> the parts it may import. Leaves first: what every part may use and that
+#: imports no other part. ``storage`` is the bottom of the data; the routes of a concept
+#: live in its folder, over the shared HTTP machinery of ``edges``; ``app`` puts every
+#: folder's routes together and ``command`` starts it.
+SERVER_LEAVES = frozenset({"__init__", "errors", "tokens", "ladder", "name_skeletons"})
+SERVER_ALLOWED: dict[str, frozenset[str] | None] = {
+    "__init__": frozenset(),
+    "errors": frozenset(),  # refused requests, with their status
+    "tokens": frozenset(),  # seat and host tokens, room codes
+    "ladder": frozenset(),  # which game is rated on which ladder, and how it rates
+    "name_skeletons": frozenset(),  # names that look alike
+    "ops": SERVER_LEAVES,  # settings, limits, logs, the collector, workers, metrics
+    "storage": SERVER_LEAVES | {"ops"},  # the database: tables, queries, migrations
+    "edges": SERVER_LEAVES | {"ops", "storage"},  # what every route shares, the guard
+    "ratings": SERVER_LEAVES | {"ops", "storage"},  # rated games judged, profiles
+    "rooms": SERVER_LEAVES | {"ops", "storage", "edges", "ratings"},
+    "players": SERVER_LEAVES | {"ops", "storage", "edges", "ratings", "rooms"},
+    "lobby": SERVER_LEAVES | {"ops", "storage", "edges", "ratings", "rooms", "players"},
+    "lessons": SERVER_LEAVES | {"ops", "edges"},
+    "app": None,
+    "command": SERVER_LEAVES | {"ops"},  # ``cardtable serve`` imports the app lazily
+}
+
+
 @dataclasses.dataclass(frozen=True)
 class Violation:
     module: str  # path of the importing file, relative to the package root
@@ -145,9 +170,9 @@ def violations(
             continue
         permitted = allowed[source]
         for line, name in imported_names(path, package, relative):
-            head, _, rest = name.partition(".")
-            if head != package:
+            if not name.startswith(f"{package}."):
                 continue
+            rest = name.removeprefix(f"{package}.")
             target = _target_unit(root, rest.partition(".")[0])
             if target == source or permitted is None or target in permitted:
                 continue

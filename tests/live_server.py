@@ -29,7 +29,7 @@ def running_server(
 
     from cardtable.online import create_app
     from cardtable.server.app import create_app as create_server_app
-    from cardtable.server.config import ServerConfig
+    from cardtable.server.ops.config import ServerConfig
     from cardtable.web import web_routes
 
     options: dict[str, Any] = {

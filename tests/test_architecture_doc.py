@@ -30,6 +30,7 @@ PLACES = [
             "encoders",
             "bots",
             "server",
+            "server/rooms",
             "rl",
             "tui",
             "web",
@@ -60,7 +61,7 @@ def test_every_package_and_module_is_on_the_map():
 
 def test_every_file_the_page_names_exists():
     names = _named_files(TEXT)
-    assert {"server/rooms.py", "js/play.js", "*_kernels.py", "scripts/golden.py"} <= names
+    assert {"server/rooms/room.py", "js/play.js", "*_kernels.py", "scripts/golden.py"} <= names
     missing = [
         name
         for name in sorted(names)
@@ -101,12 +102,12 @@ def test_the_path_of_a_move_names_real_functions():
         assert named, module
         assert [name for name in named if name not in defined] == [], module
     assert {
-        "server/websocket.py",
-        "server/protocol.py",
-        "server/rooms.py",
-        "server/db/group_commit.py",
-        "server/events.py",
-        "server/connections.py",
+        "server/rooms/websocket.py",
+        "server/rooms/protocol.py",
+        "server/rooms/room.py",
+        "server/storage/group_commit.py",
+        "server/rooms/events.py",
+        "server/rooms/connections.py",
         "core/game.py",
         "skipbo/view.py",
     } <= modules

@@ -4,12 +4,20 @@ modules import in one direction, and none is longer than ``MAX_LINES``."""
 
 from __future__ import annotations
 
+import ast
 import textwrap
 from pathlib import Path
 
 import cardtable
 
-from .import_rules import ALLOWED, MAX_LINES, circles, oversized, violations
+from .import_rules import (
+    ALLOWED,
+    MAX_LINES,
+    SERVER_ALLOWED,
+    circles,
+    oversized,
+    violations,
+)
 
 PACKAGE_ROOT = Path(cardtable.__file__).parent
 ARCHITECTURE = Path(__file__).parent.parent / "docs" / "architecture.md"
@@ -19,12 +27,56 @@ def test_the_package_keeps_its_layers():
     assert [str(v) for v in violations(PACKAGE_ROOT)] == []
 
 
+def test_the_server_keeps_its_parts_in_order():
+    server = PACKAGE_ROOT / "server"
+    assert [str(v) for v in violations(server, "cardtable.server", SERVER_ALLOWED)] == []
+
+
+def test_every_part_of_the_server_is_placed_and_says_what_lives_there():
+    server = PACKAGE_ROOT / "server"
+    folders = {p.name for p in server.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
+    parts = folders | {p.stem for p in server.glob("*.py")}
+    assert parts - set(SERVER_ALLOWED) == set()
+    for folder in folders:
+        docstring = ast.get_docstring(ast.parse((server / folder / "__init__.py").read_text()))
+        assert docstring and "may import" in docstring.lower(), folder
+
+
+def test_a_wrong_import_inside_the_server_is_caught(tmp_path):
+    server = (
+        _tree(
+            tmp_path,
+            {
+                "server/__init__.py": "",
+                "server/storage/__init__.py": "",
+                "server/storage/rooms.py": "from ..rooms.room import Room\n",  # upwards
+                "server/rooms/__init__.py": "",
+                "server/rooms/room.py": "from ..storage import rooms\nfrom ..ops import limits\n",
+                "server/ops/__init__.py": "",
+                "server/ops/limits.py": "from cardtable.server.players import accounts\n",
+                "server/players/__init__.py": "",
+                "server/players/accounts.py": "",
+                "server/spare/__init__.py": "",
+            },
+        )
+        / "server"
+    )
+    found = sorted(str(v) for v in violations(server, "cardtable.server", SERVER_ALLOWED))
+    assert found == [
+        "ops/limits.py:1: ops may not import players (cardtable.server.players)",
+        "spare/__init__.py:1: spare may not import (a unit not in the table) ()",
+        "storage/rooms.py:1: storage may not import rooms (cardtable.server.rooms.room)",
+    ]
+
+
 def test_the_documented_table_is_the_tested_one():
     """docs/architecture.md names every unit the test places, and no exception."""
     text = ARCHITECTURE.read_text(encoding="utf-8")
     table = text.partition("## What may import what")[2].partition("\n## ")[0]
     for unit in ALLOWED:
         assert f"`{unit}`" in table, unit
+    for part in SERVER_ALLOWED:
+        assert f"`server/{part}`" in table or part == "__init__", part
     assert "exception" not in table.lower()
 
 

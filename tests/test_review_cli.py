@@ -36,7 +36,7 @@ def _game(name: str, options: dict[str, Any], seed: int, bots: list[str]) -> Any
 
 
 def _replay_json(state: Any, finished: bool = True) -> dict[str, Any]:
-    """What ``GET /api/rooms/{code}/games/{n}`` answers (see server/replays.py)."""
+    """What ``GET /api/rooms/{code}/games/{n}`` answers (see server/rooms/replays.py)."""
     return {
         "room": "ABCDE",
         "game_no": 1,

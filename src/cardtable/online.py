@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from starlette.applications import Starlette
 
+from cardtable.server.ops.config import ServerConfig
+
 from .server.app import create_app as create_server_app
-from .server.config import ServerConfig
 from .web import web_routes
 
 

@@ -75,7 +75,7 @@ def test_every_refused_option_has_a_key_whose_english_is_the_engine_s(game, opti
 
 
 #: The ``allowed.`` keys the server words itself: its turn time limit and what the coach
-#: needs, table options (cardtable.server.tableopts), not rules options of any game.
+#: needs, table options (cardtable.server.rooms.table_options), not rules options of any game.
 SERVER_ALLOWED = {"allowed.turn_seconds", "allowed.coach_seats", "allowed.coach_before_start"}
 
 

@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from cardtable.online import create_app
-from cardtable.server.config import ServerConfig
+from cardtable.server.ops.config import ServerConfig
 
 TIMEOUT = 20.0
 

@@ -21,9 +21,9 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from cardtable.server.rating_jobs import CATCH_UP_SECONDS, RECENT_SECONDS
-from cardtable.server.ratings import BOT_SEEDS, MIN_GAMES, bot_player, seed
-from cardtable.server.storage import Storage
+from cardtable.server.ladder import BOT_SEEDS, MIN_GAMES, bot_player, seed
+from cardtable.server.ratings.jobs import CATCH_UP_SECONDS, RECENT_SECONDS
+from cardtable.server.storage.store import Storage
 
 from .postgres import throwaway_database
 

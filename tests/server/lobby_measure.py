@@ -23,10 +23,10 @@ from typing import Any
 import sqlalchemy as sa
 from starlette.testclient import TestClient
 
-from cardtable.server import lobby_api
 from cardtable.server.app import create_app
-from cardtable.server.db.tables import rooms, seat_claims
-from cardtable.server.storage import Storage
+from cardtable.server.lobby import public
+from cardtable.server.storage.store import Storage
+from cardtable.server.storage.tables import rooms, seat_claims
 from cardtable.statuses import RoomStatus
 
 from .helpers import config
@@ -137,7 +137,7 @@ def timed(repeat: int, call: Callable[[], Any]) -> tuple[float, float]:
 
 
 def measure(url: str, repeat: int) -> None:
-    lobby_api.BURST = 10**9  # the per-address limit would refuse a benchmark's look-ups
+    public.BURST = 10**9  # the per-address limit would refuse a benchmark's look-ups
     with tempfile.TemporaryDirectory() as folder:
         app = create_app(config(Path(folder), db_url=url))
         with TestClient(app) as http:
@@ -153,17 +153,17 @@ def measure(url: str, repeat: int) -> None:
             assert table.rooms == {}, "the node adopted rooms"
 
             def uncached(path: str) -> Any:
-                lobby_api.CACHE_SECONDS = 0.0
+                public.CACHE_SECONDS = 0.0
                 try:
                     return http.get(path)
                 finally:
-                    lobby_api.CACHE_SECONDS = 1.0
+                    public.CACHE_SECONDS = 1.0
 
             cases: list[tuple[str, Callable[[], Any]]] = [
                 (
-                    f"the open public rooms ({lobby_api.MAX_READ} read at most)",
+                    f"the open public rooms ({public.MAX_READ} read at most)",
                     lambda: portal.call(
-                        storage.public_rooms, RoomStatus.LOBBY, None, lobby_api.MAX_READ
+                        storage.public_rooms, RoomStatus.LOBBY, None, public.MAX_READ
                     ),
                 ),
                 (
@@ -187,7 +187,7 @@ def measure(url: str, repeat: int) -> None:
                             " table_options, created_at FROM rooms WHERE public IS true"
                             " AND status = 'lobby' ORDER BY created_at LIMIT :n"
                         ),
-                        {"n": lobby_api.MAX_READ},
+                        {"n": public.MAX_READ},
                     )
                     return "\n".join("    " + row[0] for row in rows)
 

@@ -14,8 +14,8 @@ import asyncio
 import statistics
 import time
 
-from cardtable.server.lookups import ClusterLookups
-from cardtable.server.storage import Storage
+from cardtable.server.edges.lookups import ClusterLookups
+from cardtable.server.storage.store import Storage
 
 from .postgres import throwaway_database
 

@@ -16,9 +16,9 @@ import time
 
 import sqlalchemy as sa
 
-from cardtable.server.profiles import game_counts, ladder_ratings, recent_games
-from cardtable.server.ratings import user_player
-from cardtable.server.storage import Storage
+from cardtable.server.ladder import user_player
+from cardtable.server.ratings.profiles import game_counts, ladder_ratings, recent_games
+from cardtable.server.storage.store import Storage
 
 from .leaderboard_measure import plan, timed
 from .postgres import throwaway_database

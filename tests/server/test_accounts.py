@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 
 from cardtable.display_names import name_key
 from cardtable.online import create_app
-from cardtable.server.passwords import Cost, Passwords
+from cardtable.server.players.passwords import Cost, Passwords
 
 from .helpers import config, create_room, join
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from cardtable.server.workers import (
+from cardtable.server.ops.workers import (
     WORKER_NICENESS,
     WorkerJobError,
     WorkerLostError,

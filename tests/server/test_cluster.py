@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from cardtable.server.config import ServerConfig
-from cardtable.server.db.records import FencedError
 from cardtable.server.errors import RoomError
-from cardtable.server.storage import Storage
-from cardtable.server.table import Table
+from cardtable.server.ops.config import ServerConfig
+from cardtable.server.rooms.table import Table
+from cardtable.server.storage.records import FencedError
+from cardtable.server.storage.store import Storage
 
 from .test_group_commit import _room, rows
 

@@ -21,10 +21,10 @@ from typing import Any
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
-from cardtable.server.db.tables import rated_games, ratings
-from cardtable.server.rating_jobs import GameRater
-from cardtable.server.ratings import MU, SIGMA
-from cardtable.server.storage import Storage
+from cardtable.server.ladder import MU, SIGMA
+from cardtable.server.ratings.jobs import GameRater
+from cardtable.server.storage.store import Storage
+from cardtable.server.storage.tables import rated_games, ratings
 
 from ..live_server import free_port
 from .nginx_cluster import Node

@@ -14,9 +14,9 @@ from cardtable.bots.advisor import ReasonPart
 from cardtable.core import Result, Rng
 from cardtable.games import get_game
 from cardtable.i18n import LANGUAGES, catalog
-from cardtable.server import botseats, coach, lobby
-from cardtable.server.db.records import FencedError
-from cardtable.server.ratings import verdict
+from cardtable.server.ladder import verdict
+from cardtable.server.rooms import bot_seats, coach, seating
+from cardtable.server.storage.records import FencedError
 from cardtable.skipbo import events as skipbo_events
 from cardtable.skyjo import events as skyjo_events
 from cardtable.skyjo.moves import DRAW, EXCHANGE, TAKE_DISCARD
@@ -79,16 +79,16 @@ def test_a_clearly_worse_move_gets_the_coach_s_line_and_one_take_back(
     tmp_path: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seed, low = practice_deal()
-    monkeypatch.setattr(lobby, "new_seed", lambda: seed)
+    monkeypatch.setattr(seating, "new_seed", lambda: seed)
     monkeypatch.setattr(coach, "new_seed", lambda: JUDGE_SEED)
     judged: list[Any] = []
-    real_review_position = botseats.review_position
+    real_review_position = bot_seats.review_position
 
     def recording(state: Any, *args: Any) -> Any:
         judged.append(state)
         return real_review_position(state, *args)
 
-    monkeypatch.setattr(botseats, "review_position", recording)
+    monkeypatch.setattr(bot_seats, "review_position", recording)
     with client(tmp_path) as http:
         created = _create(http, ANN_AND_A_BOT, {"coach": True}).json()
         code = created["code"]

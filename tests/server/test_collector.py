@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from cardtable.server.collector import CollectorPolicy
+from cardtable.server.ops.collector import CollectorPolicy
 
 QUIET = (10**8, 50, 1_000)
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,7 +11,7 @@ from alembic import command
 
 from cardtable.display_names import name_key
 from cardtable.server.name_skeletons import mixed_scripts, skeleton, skeleton_hash
-from cardtable.server.schema import MIGRATIONS, _alembic_config
+from cardtable.server.storage.schema import MIGRATIONS, _alembic_config
 
 from .test_accounts import SECRET, browser, register, whoami
 

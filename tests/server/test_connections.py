@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from cardtable.server.connections import TRY_AGAIN_LATER, Connection
-from cardtable.server.limits import RateLimiter
+from cardtable.server.ops.limits import RateLimiter
+from cardtable.server.rooms.connections import TRY_AGAIN_LATER, Connection
 
 
 class FakeSocket:

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from cardtable.games import get_game
-from cardtable.server import connections, rooms
-from cardtable.server.connections import JSON_ENCODER, dumps
+from cardtable.server.rooms import connections, room
+from cardtable.server.rooms.connections import JSON_ENCODER, dumps
 
 from .helpers import client, connect, join, play_to_end, start
 
@@ -55,7 +55,7 @@ def test_every_message_a_table_sends_encodes_to_the_standard_text(tmp_path, monk
         encoded.append(data)
         return dumps(data)
 
-    monkeypatch.setattr(rooms, "dumps", recording)
+    monkeypatch.setattr(room, "dumps", recording)
     monkeypatch.setattr(connections, "dumps", recording)
     with client(tmp_path) as http:
         body = {"game": game, "options": GAME_OPTIONS[game], "name": "Zoë"}

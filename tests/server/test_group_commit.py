@@ -12,9 +12,9 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
 
-from cardtable.server.config import sqlite_url
-from cardtable.server.db.records import RoomRecord
-from cardtable.server.storage import Storage
+from cardtable.server.ops.config import sqlite_url
+from cardtable.server.storage.records import RoomRecord
+from cardtable.server.storage.store import Storage
 
 
 def _room(code: str) -> RoomRecord:

@@ -12,7 +12,7 @@ from starlette.testclient import TestClient, WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
 from cardtable.server.app import create_app as create_server_app
-from cardtable.server.limits import RateLimiter, origin_allowed
+from cardtable.server.ops.limits import RateLimiter, origin_allowed
 
 from .helpers import Client, client, config, create_room, join, receive
 

@@ -9,7 +9,7 @@ import pytest
 from cardtable.bots.advisor import ReasonPart, render_reason
 from cardtable.games import get_game
 from cardtable.i18n import LANGUAGES, catalog
-from cardtable.server import botseats
+from cardtable.server.rooms import bot_seats
 
 from .helpers import Client, client, connect, create_room, join, start
 
@@ -39,13 +39,13 @@ def test_the_seat_to_move_gets_ranked_legal_moves(
     tmp_path: Any, monkeypatch: pytest.MonkeyPatch, game: str, options: dict[str, Any], measure: str
 ) -> None:
     given: list[Any] = []
-    real_advise = botseats.advise
+    real_advise = bot_seats.advise
 
     def recording_advise(state: Any, seat: int, *args: Any) -> Any:
         given.append(state)
         return real_advise(state, seat, *args)
 
-    monkeypatch.setattr(botseats, "advise", recording_advise)
+    monkeypatch.setattr(bot_seats, "advise", recording_advise)
     engine = get_game(game)
     with client(tmp_path, hint_milliseconds=50.0) as http:
         created = create_room(http, game, {"players": 2, **options}, TWO_HUMANS, name="Ann")
@@ -136,7 +136,7 @@ def test_a_failing_advisor_is_a_refusal_not_a_dropped_connection(
     def broken(*args: Any) -> Any:
         raise RuntimeError("no advice today")
 
-    monkeypatch.setattr(botseats, "advise", broken)
+    monkeypatch.setattr(bot_seats, "advise", broken)
     with client(tmp_path) as http:
         created = create_room(http, "skyjo", {"players": 2}, TWO_HUMANS, name="Ann")
         bob = join(http, created["code"], "Bob")

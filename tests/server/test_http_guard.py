@@ -11,7 +11,7 @@ from starlette.testclient import WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
 from cardtable.server.command import add_serve_parser, allowed_hosts, serve_config
-from cardtable.server.guard import host_allowed
+from cardtable.server.edges.guard import host_allowed
 
 from .helpers import client, create_room, join
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from cardtable.server.ratings import BOT_SEEDS, LADDERS, MIN_GAMES
+from cardtable.server.ladder import BOT_SEEDS, LADDERS, MIN_GAMES
 
 from .helpers import connect, create_room, play_to_end, start
 from .test_accounts import browser, post, register

@@ -13,7 +13,7 @@ from starlette.testclient import TestClient
 
 from cardtable.lessons import LESSONS
 from cardtable.online import create_app
-from cardtable.server import lessons_api
+from cardtable.server import lessons
 
 from .helpers import config
 
@@ -115,7 +115,7 @@ def test_a_malformed_body_is_refused(http: TestClient):
         headers={"Content-Type": "application/json"},
     )
     assert answer.status_code == 413
-    # A state change from another site is refused before the lesson (server/guard.py).
+    # A state change from another site is refused before the lesson (server/edges/guard.py).
     foreign = http.post(
         "/api/lessons/skyjo/steps/1", json={"moves": []}, headers={"Origin": "http://evil.test"}
     )
@@ -123,7 +123,7 @@ def test_a_malformed_body_is_refused(http: TestClient):
 
 
 def test_lesson_requests_are_limited_per_address(tmp_path, monkeypatch):
-    monkeypatch.setattr(lessons_api, "BURST", 3)
+    monkeypatch.setattr(lessons, "BURST", 3)
     with TestClient(create_app(config(tmp_path)), headers={"Origin": ORIGIN}) as http:
         answers = [http.get("/api/lessons/skyjo").status_code for _ in range(5)]
         refused = play(http, "skyjo", 1, [])

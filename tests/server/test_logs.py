@@ -11,10 +11,10 @@ import logging
 
 import pytest
 
-from cardtable.server.config import ServerConfig
-from cardtable.server.logs import FIELDS, JsonFormatter, TextFormatter, configure
-from cardtable.server.protocol import SeatSpec
-from cardtable.server.table import Table
+from cardtable.server.ops.config import ServerConfig
+from cardtable.server.ops.logs import FIELDS, JsonFormatter, TextFormatter, configure
+from cardtable.server.rooms.protocol import SeatSpec
+from cardtable.server.rooms.table import Table
 from cardtable.statuses import SeatKind
 
 from .test_command import _parse

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import re
 
-from cardtable.server.metrics import Histogram
-
 from .helpers import Client, client, create_room, is_move_event, join, start
 
-SAMPLE = re.compile(r"^([a-z_]+)(\{[^}]*\})? (-?[0-9.e+]+)$")
+SAMPLE = re.compile(r"^([a-z_]+)(\{[^}]*\})? (-?[0-9.e+]+|[+-]Inf|NaN)$")
 
 
 def _scrape(http) -> dict[str, float]:
@@ -18,7 +16,7 @@ def _scrape(http) -> dict[str, float]:
     samples = {}
     for line in response.text.splitlines():
         if line.startswith("#"):
-            assert re.match(r"^# (HELP|TYPE) cardtable_[a-z_]+ ", line), line
+            assert re.match(r"^# (HELP|TYPE) [a-z_]+ ", line), line
             continue
         match = SAMPLE.match(line)
         assert match, line
@@ -65,17 +63,21 @@ def test_metrics_count_rooms_sockets_and_moves(tmp_path):
     assert after["cardtable_connections"] == 0
 
 
-def test_histogram_buckets_are_cumulative():
-    histogram = Histogram((0.01, 0.1))
-    for value in (0.005, 0.01, 0.05, 3.0):
-        histogram.observe(value)
-    assert histogram.lines("x") == [
-        'x_bucket{le="0.01"} 2',
-        'x_bucket{le="0.1"} 3',
-        'x_bucket{le="+Inf"} 4',
-        "x_sum 3.065000",
-        "x_count 4",
-    ]
+def test_the_standard_process_and_collector_metrics_come_with_ours(tmp_path):
+    with client(tmp_path) as http:
+        samples = _scrape(http)
+    assert samples["process_resident_memory_bytes"] > 0
+    assert samples["process_open_fds"] > 0
+    assert samples['python_gc_collections_total{generation="0"}'] >= 0
+    assert any(name.startswith("python_info{") for name in samples)
+
+
+def test_two_tables_of_one_process_count_apart(tmp_path):
+    """Each table has its own registry: one's moves never show in the other's scrape."""
+    with client(tmp_path / "a") as first, client(tmp_path / "b") as second:
+        first.app.state.table.metrics.moves["human"] += 2
+        assert _scrape(first)['cardtable_moves_total{by="human"}'] == 2
+        assert _scrape(second)['cardtable_moves_total{by="human"}'] == 0
 
 
 def test_garbage_collections_are_timed_while_the_table_is_open(tmp_path):

@@ -12,8 +12,8 @@ import asyncio
 from starlette.testclient import TestClient
 
 from cardtable.online import create_app
-from cardtable.server.db.tables import CLIENT_LENGTH
-from cardtable.server.storage import Storage
+from cardtable.server.storage.store import Storage
+from cardtable.server.storage.tables import CLIENT_LENGTH
 
 from .helpers import Client, client, config, create_room, is_move_event, join, start
 from .test_group_commit import fetch, rows

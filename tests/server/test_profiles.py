@@ -12,7 +12,7 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from cardtable.server.ratings import BOT_SEEDS
+from cardtable.server.ladder import BOT_SEEDS
 
 from .helpers import Client, connect, create_room, join, play_to_end, start
 from .test_accounts import browser, post, register, use_cookie

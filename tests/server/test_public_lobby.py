@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from cardtable.server import lobby_api
-from cardtable.server.ratings import BOT_SEEDS
+from cardtable.server.ladder import BOT_SEEDS
+from cardtable.server.lobby import public
 
 from .helpers import connect, join, start
 from .test_accounts import browser, post, register
@@ -19,7 +19,7 @@ from .test_accounts import browser, post, register
 @pytest.fixture(autouse=True)
 def fresh_answers(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each look-up reads the database (a node reuses an answer for a second)."""
-    monkeypatch.setattr(lobby_api, "CACHE_SECONDS", 0.0)
+    monkeypatch.setattr(public, "CACHE_SECONDS", 0.0)
 
 
 def lobby(http: Any, query: str = "") -> dict[str, Any]:
@@ -108,7 +108,7 @@ def test_the_fullest_room_is_listed_first(tmp_path):
 
 
 def test_a_node_reuses_an_answer_for_a_moment(tmp_path, monkeypatch):
-    monkeypatch.setattr(lobby_api, "CACHE_SECONDS", 60.0)
+    monkeypatch.setattr(public, "CACHE_SECONDS", 60.0)
     with browser(tmp_path) as http:
         assert lobby(http)["open"] == []
         code = new_room(http, True, name="Ann")["code"]

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from cardtable.server import quickmatch_api
-from cardtable.server.ratings import SCALE, score
+from cardtable.server.ladder import SCALE, score
+from cardtable.server.lobby import quick_match
 
 from .test_accounts import browser, post, register
 from .test_public_lobby import codes, fresh_answers, lobby
@@ -143,7 +143,7 @@ def test_a_newer_room_of_the_size_asked_for_is_found_past_older_ones(
 ):
     """Quick match reads at most ``MAX_READ`` open rooms (3 here): those of the size asked
     for, however many older rooms of other sizes there are."""
-    monkeypatch.setattr(quickmatch_api, "MAX_READ", 3)
+    monkeypatch.setattr(quick_match, "MAX_READ", 3)
     with browser(tmp_path, database) as http:
         for index in range(4):
             body = {"game": "skyjo", "options": {"players": 3}, "name": f"Old {index}"}

@@ -12,9 +12,7 @@ import pytest
 import sqlalchemy as sa
 
 from cardtable.games import get_game
-from cardtable.server.db.tables import games, rated_games, ratings, seat_claims, users
-from cardtable.server.rating_jobs import CATCH_UP_SECONDS, RECENT_SECONDS, GameRater
-from cardtable.server.ratings import (
+from cardtable.server.ladder import (
     BOT_SEEDS,
     MAX_STAND_IN_MOVES,
     displayed,
@@ -23,7 +21,9 @@ from cardtable.server.ratings import (
     seed,
     verdict,
 )
-from cardtable.server.storage import Storage
+from cardtable.server.ratings.jobs import CATCH_UP_SECONDS, RECENT_SECONDS, GameRater
+from cardtable.server.storage.store import Storage
+from cardtable.server.storage.tables import games, rated_games, ratings, seat_claims, users
 
 HUMAN = {"kind": "human", "bot": None, "name": "Ann", "taken": True}
 

@@ -15,7 +15,7 @@ from cardtable.bots.advisor import ReasonPart, render_reason
 from cardtable.bots.review import review_game
 from cardtable.core import Rng
 from cardtable.games import get_game
-from cardtable.server import botseats
+from cardtable.server.rooms import bot_seats
 
 from .helpers import Client, client, connect, create_room, join, play_to_end, start
 
@@ -95,13 +95,13 @@ def test_a_finished_game_is_reviewed_for_the_asker_only(
     tmp_path: Any, monkeypatch: pytest.MonkeyPatch, game: str, options: dict[str, Any], measure: str
 ) -> None:
     calls: list[int] = []
-    real = botseats.review_game
+    real = bot_seats.review_game
 
     def counting(*args: Any, **kwargs: Any) -> Any:
         calls.append(args[4])
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(botseats, "review_game", counting)
+    monkeypatch.setattr(bot_seats, "review_game", counting)
     with client(tmp_path, **SMALL) as http, _finished_game(http, 3, game, options, 1) as done:
         ann, bobc, watcher, code = done.ann, done.bob, done.watchers[0], done.code
         room = http.app.state.table.rooms[code]  # type: ignore[attr-defined]
@@ -167,7 +167,7 @@ def test_one_review_at_a_time_and_a_failure_is_a_refusal(
 ) -> None:
     release = threading.Event()
     entered = threading.Event()
-    real = botseats.review_game
+    real = bot_seats.review_game
 
     def slow(*args: Any, **kwargs: Any) -> Any:
         entered.set()
@@ -176,7 +176,7 @@ def test_one_review_at_a_time_and_a_failure_is_a_refusal(
             raise RuntimeError("no review today")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(botseats, "review_game", slow)
+    monkeypatch.setattr(bot_seats, "review_game", slow)
     with client(tmp_path, **SMALL) as http, _finished_game(http, 5) as done:
         ann, bobc = done.ann, done.bob
         ann.send({"type": "review", "token": ann.token})
@@ -205,14 +205,14 @@ def test_no_review_after_a_rematch(tmp_path: Any) -> None:
 def test_bots_never_wait_behind_a_review(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     release = threading.Event()
     entered = threading.Event()
-    real = botseats.review_game
+    real = bot_seats.review_game
 
     def held(*args: Any, **kwargs: Any) -> Any:
         entered.set()
         assert release.wait(30), "the test never released the review"
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(botseats, "review_game", held)
+    monkeypatch.setattr(bot_seats, "review_game", held)
     with client(tmp_path, bot_workers=1, **SMALL) as http, _finished_game(http, 3) as done:
         done.ann.send({"type": "review", "token": done.ann.token})
         assert entered.wait(20)

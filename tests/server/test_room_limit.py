@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from cardtable.server.errors import RoomError
-from cardtable.server.table import Table
+from cardtable.server.rooms.table import Table
 
 from .helpers import config
 

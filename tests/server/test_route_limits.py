@@ -12,7 +12,9 @@ import pytest
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.testclient import WebSocketDenialResponse
 
-from cardtable.server import leaderboard_api, lessons_api, lobby_api, profile_api, quickmatch_api
+from cardtable.server import lessons
+from cardtable.server.lobby import public, quick_match
+from cardtable.server.players import leaderboard, profile_route
 
 from .helpers import client
 
@@ -70,24 +72,24 @@ LIMITED: dict[str, list[Hammer]] = {
         for name in ("signout", "signout-everywhere", "claim", "delete")
     },
     "/api/leaderboard/{ladder}": [
-        Hammer("GET", "/api/leaderboard/skyjo", "too_many_requests", 3 * leaderboard_api.BURST)
+        Hammer("GET", "/api/leaderboard/skyjo", "too_many_requests", 3 * leaderboard.BURST)
     ],
-    "/api/lobby": [Hammer("GET", "/api/lobby", "too_many_requests", 3 * lobby_api.BURST)],
+    "/api/lobby": [Hammer("GET", "/api/lobby", "too_many_requests", 3 * public.BURST)],
     "/api/quickmatch": [
-        Hammer("POST", "/api/quickmatch", "too_many_requests", 3 * quickmatch_api.BURST, {})
+        Hammer("POST", "/api/quickmatch", "too_many_requests", 3 * quick_match.BURST, {})
     ],
     "/api/players/{name}": [
-        Hammer("GET", "/api/players/Nobody", "too_many_requests", 3 * profile_api.BURST)
+        Hammer("GET", "/api/players/Nobody", "too_many_requests", 3 * profile_route.BURST)
     ],
     "/api/lessons/{game}": [
-        Hammer("GET", "/api/lessons/skyjo", "too_many_requests", 3 * lessons_api.BURST)
+        Hammer("GET", "/api/lessons/skyjo", "too_many_requests", 3 * lessons.BURST)
     ],
     "/api/lessons/{game}/steps/{number}": [
         Hammer(
             "POST",
             "/api/lessons/skyjo/steps/0",
             "too_many_requests",
-            3 * lessons_api.BURST,
+            3 * lessons.BURST,
             {"moves": []},
         )
     ],

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from cardtable.server.config import sqlite_url
-from cardtable.server.schema import MIGRATIONS
-from cardtable.server.startup import StartupRefusedError
-from cardtable.server.storage import Storage
+from cardtable.server.ops.config import sqlite_url
+from cardtable.server.ops.startup import StartupRefusedError
+from cardtable.server.storage.schema import MIGRATIONS
+from cardtable.server.storage.store import Storage
 
 from ..live_server import free_port
 from .test_group_commit import rows

@@ -7,7 +7,7 @@ import sqlite3
 
 import sqlalchemy
 
-from cardtable.server.config import ServerConfig, sqlite_url
+from cardtable.server.ops.config import ServerConfig, sqlite_url
 
 from .helpers import Client, client, create_room, is_move_event, join, start
 
@@ -109,7 +109,7 @@ def test_the_migrations_end_at_the_declared_tables(tmp_path):
     from alembic.autogenerate import compare_metadata
     from alembic.runtime.migration import MigrationContext
 
-    from cardtable.server.db.tables import metadata
+    from cardtable.server.storage.tables import metadata
 
     with client(tmp_path):
         pass

@@ -12,12 +12,12 @@ import sqlalchemy as sa
 from starlette.testclient import TestClient
 
 from cardtable.server.app import create_app
-from cardtable.server.chat import HISTORY, REACTIONS, clean_text
-from cardtable.server.config import ServerConfig
 from cardtable.server.errors import RoomError
-from cardtable.server.protocol import ReactionMessage
-from cardtable.server.table import Table
-from cardtable.server.tableopts import TableOptions
+from cardtable.server.ops.config import ServerConfig
+from cardtable.server.rooms.chat import HISTORY, REACTIONS, clean_text
+from cardtable.server.rooms.protocol import ReactionMessage
+from cardtable.server.rooms.table import Table
+from cardtable.server.rooms.table_options import TableOptions
 
 from .helpers import Client, config, create_room, is_move_event, join, start
 

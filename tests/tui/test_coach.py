@@ -19,7 +19,7 @@ from textual.widgets import Static
 
 from cardtable.bots import coaching
 from cardtable.games import get_game
-from cardtable.server import coach, lobby
+from cardtable.server.rooms import coach, seating
 from cardtable.skyjo.moves import EXCHANGE, TAKE_DISCARD
 from cardtable.skyjo.position import TURN
 from cardtable.tui.app import TableApp, make_app
@@ -42,7 +42,7 @@ def practice(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, in
     """A server whose every game is the practice deal: its URL and the bad move's cell."""
     seed, low = practice_deal()
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(lobby, "new_seed", lambda: seed)
+        patch.setattr(seating, "new_seed", lambda: seed)
         patch.setattr(coach, "new_seed", lambda: JUDGE_SEED)
         with running_server(tmp_path_factory.mktemp("tui-coach")) as url:
             yield url, low

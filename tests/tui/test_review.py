@@ -10,7 +10,7 @@ from textual.containers import VerticalScroll
 from cardtable.bots.review import review_game
 from cardtable.core import Rng
 from cardtable.i18n import LANGUAGES
-from cardtable.server.config import ServerConfig
+from cardtable.server.ops.config import ServerConfig
 from cardtable.tui.app import ReviewJob, ReviewScreen, TextScreen
 from cardtable.tui.source import LocalGame
 

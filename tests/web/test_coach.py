@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from cardtable.server import coach, lobby
+from cardtable.server.rooms import coach, seating
 from cardtable.web.catalogs import web_catalog
 
 from ..coach_deals import JUDGE_SEED, practice_deal
@@ -31,7 +31,7 @@ def test_a_bad_move_gets_the_coach_s_line_and_one_take_back(
     # process): the coach is silent when Alice takes the discard and speaks when she
     # puts it over the lower of her two face-up cards.
     seed, low = practice_deal()
-    monkeypatch.setattr(lobby, "new_seed", lambda: seed)
+    monkeypatch.setattr(seating, "new_seed", lambda: seed)
     monkeypatch.setattr(coach, "new_seed", lambda: JUDGE_SEED)
     with running_server(tmp_path / "data") as url:
         page = device_page(browser, url, "phone")

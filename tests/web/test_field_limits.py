@@ -7,9 +7,9 @@ import re
 from pathlib import Path
 
 from cardtable.display_names import MAX_NAME
-from cardtable.server.chat import REACTIONS
-from cardtable.server.protocol import MAX_CHAT
-from cardtable.server.tableopts import TURN_SECONDS_MAX, TURN_SECONDS_MIN
+from cardtable.server.rooms.chat import REACTIONS
+from cardtable.server.rooms.protocol import MAX_CHAT
+from cardtable.server.rooms.table_options import TURN_SECONDS_MAX, TURN_SECONDS_MIN
 from cardtable.server.tokens import CODE_LENGTH
 
 from .pages import TIMEOUT, create_table, new_page

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from cardtable.server.ratings import MIN_GAMES, SCALE, score
+from cardtable.server.ladder import MIN_GAMES, SCALE, score
 from cardtable.web.catalogs import browser_catalog
 
 from ..live_server import running_server

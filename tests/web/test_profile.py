@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from cardtable.server.ratings import BOT_SEEDS
+from cardtable.server.ladder import BOT_SEEDS
 from cardtable.web.catalogs import web_catalog
 
 from ..live_server import running_server

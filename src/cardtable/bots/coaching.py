@@ -1,5 +1,5 @@
 """The practice coach's judgement, shared by every table that coaches: the table server
-(:mod:`cardtable.server.coach`, online rooms) and the terminal's local games
+(:mod:`cardtable.server.rooms.coach`, online rooms) and the terminal's local games
 (:class:`cardtable.tui.source.LocalGame`). One verdict, one threshold, one reading of
 which moves may be taken back, so a move gets the same word wherever it is played.
 

@@ -1,26 +1,24 @@
 """The online table: an ASGI server where people and bots play the engines together.
 
 The server never re-implements a rule: it asks the engine for legal moves, views and
-outcomes. See docs/protocol.md for the WebSocket protocol and docs/operations.md
-for running it. Modules, one job each:
+outcomes. See docs/protocol.md for the protocol and docs/operations.md for running it.
+One folder per concept, bottom to top (each folder's docstring says what lives there
+and what it may import; ``tests/import_rules.py`` holds the table):
 
-- serving: ``app`` (the ASGI app: the API and the WebSocket beside the routes of a
-  front end it is given, see :mod:`cardtable.online`), ``http_api``, ``websocket``,
-  ``protocol`` (message schemas), ``connections`` (a socket's send queue), ``limits``,
-  ``errors``, ``tokens``;
-- rooms: ``table`` (the node's live rooms, leases, adoption, the sweeper), ``rooms``
-  (one room: versions, moves, broadcasts), ``lobby``, ``seats``, ``tableopts``,
-  ``events`` (versioned events per recipient), ``replays``;
-- a room's helpers: ``botseats`` and ``botturns`` (bot seats), ``workers`` (the worker
-  processes they run in), ``advice`` (hints and reviews), ``grace`` (absent players),
-  ``turnclock`` (the turn time limit), ``chat``; the room's parts (the lobby and these)
-  hold it through ``roomparts`` (the interface the room provides), never ``rooms``;
-- storage: ``storage`` (``Storage``, the database the server holds) over the package
-  ``db`` (its tables, records, connection, group-commit writer, and the queries of rooms,
-  leases and games), ``schema`` (the Alembic migrations at start), ``datalock`` (one
-  server per SQLite file), ``startup``;
-- the process: ``config``, ``command`` (``cardtable serve``), ``collector`` (the
-  garbage collector's policy), ``logs``, ``metrics``.
+- leaves, which any part may use: ``errors`` (refused requests), ``tokens`` (seat and
+  host tokens, room codes), ``ladder`` (which game is rated on which ladder and how it
+  moves ratings), ``name_skeletons`` (names that look alike);
+- ``ops/``: settings, limits, logs, the garbage collector, worker processes, metrics;
+- ``storage/``: the database, its migrations and every query;
+- ``edges/``: what every route shares (refusals as answers, bodies, addresses), the
+  guard every request passes, the session cookie;
+- ``ratings/``: finished games judged once, and players' profiles;
+- ``rooms/``: one room and its parts, the node's live rooms, their routes and the
+  WebSocket;
+- ``players/``: accounts, sign-in, leaderboards, profiles over HTTP;
+- ``lobby/``: the public rooms' list and quick match;
+- ``lessons``: the guided lessons over HTTP;
+- ``app``: every folder's routes put together; ``command``: ``cardtable serve``.
 
 Display names are checked with :mod:`cardtable.display_names`.
 

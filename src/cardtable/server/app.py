@@ -1,7 +1,7 @@
-"""The ASGI application: the HTTP API (:mod:`.http_api`) and the WebSocket
-(:mod:`.websocket`) of one :class:`~cardtable.server.table.Table`, beside the routes of
-a front end it is given (the web table's, mounted by :mod:`cardtable.online`; the
-server imports no front end)."""
+"""The ASGI application: the HTTP API (:mod:`cardtable.server.rooms.routes`) and the WebSocket
+(:mod:`cardtable.server.rooms.websocket`) of one
+:class:`~cardtable.server.rooms.table.Table`, beside the routes of a front end it is given
+(the web table's, mounted by :mod:`cardtable.online`; the server imports no front end)."""
 
 from __future__ import annotations
 
@@ -12,18 +12,18 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.routing import BaseRoute
 
-from .accounts_api import AccountsApi
-from .config import ServerConfig
-from .guard import RequestGuard
-from .http_api import RoomsApi
-from .leaderboard_api import LeaderboardApi
-from .lessons_api import LessonsApi
-from .lobby_api import LobbyApi
-from .lookups import ClusterLookups
-from .profile_api import ProfileApi
-from .quickmatch_api import QuickMatchApi
-from .table import Table
-from .websocket import TableSocket
+from .edges.guard import RequestGuard
+from .edges.lookups import ClusterLookups
+from .lessons import LessonsApi
+from .lobby.public import LobbyApi
+from .lobby.quick_match import QuickMatchApi
+from .ops.config import ServerConfig
+from .players.accounts import AccountsApi
+from .players.leaderboard import LeaderboardApi
+from .players.profile_route import ProfileApi
+from .rooms.routes import RoomsApi
+from .rooms.table import Table
+from .rooms.websocket import TableSocket
 
 
 def create_app(config: ServerConfig | None = None, *, front: Sequence[BaseRoute] = ()) -> Starlette:
@@ -33,7 +33,7 @@ def create_app(config: ServerConfig | None = None, *, front: Sequence[BaseRoute]
     ``front`` are a front end's routes, served before the API's: ``cardtable serve``
     passes the web table's page, static files and catalogs (:mod:`cardtable.online`).
     Without them the app serves the API and the WebSocket only. Every request passes
-    :class:`~cardtable.server.guard.RequestGuard` first (host names, the origin and body
+    :class:`~cardtable.server.edges.guard.RequestGuard` first (host names, the origin and body
     of state changes, the headers of every answer).
     """
     table = Table(config or ServerConfig())

@@ -15,15 +15,15 @@ from typing import TYPE_CHECKING, Any
 
 from ..argtypes import non_negative_float, non_negative_int, positive_float, positive_int
 from ..settings import default_data_dir, settings
-from .collector import (
+from .ops.collector import (
     DEFAULT_FREEZE_SECONDS,
     DEFAULT_FULL_SECONDS,
     DEFAULT_THRESHOLDS,
     CollectorPolicy,
 )
-from .config import ServerConfig
-from .logs import FORMATS
-from .logs import configure as configure_logging
+from .ops.config import ServerConfig
+from .ops.logs import FORMATS
+from .ops.logs import configure as configure_logging
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -247,7 +247,7 @@ def add_serve_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
 
 def allowed_hosts(given: list[str], bind: str) -> tuple[str, ...]:
     """The host names the table answers to: those ``given``, else ``localhost`` and the
-    name it listens on (an address needs no listing, see :mod:`.guard`)."""
+    name it listens on (an address needs no listing, see :mod:`cardtable.server.edges.guard`)."""
     if given:
         return tuple(given)
     return ("localhost",) if bind in ("localhost", "") else ("localhost", bind)
@@ -297,7 +297,7 @@ def run_serve(args: argparse.Namespace, build_app: Callable[[ServerConfig], Star
     web table)."""
     import uvicorn
 
-    from .startup import StartupRefusedError
+    from .ops.startup import StartupRefusedError
 
     config = serve_config(args)
     where = config.database_url().split("@")[-1]  # never the user and password

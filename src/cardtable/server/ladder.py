@@ -1,0 +1,201 @@
+"""Rated games: which finished game is rated on which ladder, and how it moves ratings
+(openskill's Plackett-Luce model; docs/players.md#ratings).
+
+Everything here is pure: :mod:`cardtable.server.storage.ratings` reads a finished game and
+its claims, asks :func:`verdict` whether and where it is rated, and applies :func:`rate` in
+the transaction that records the game as rated.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+from ..bots.levels import LEVELS
+from ..core import JSON
+from ..games import get_game
+from ..statuses import SeatKind
+
+#: The ladders: one rating per player on each.
+LADDERS = ("skyjo", "skipbo", "skipbo-teams")
+#: A human seat a bot played more moves for than this makes the game unrated.
+MAX_STAND_IN_MOVES = 5
+#: Rated games a player needs to be listed on a leaderboard.
+MIN_GAMES = 5
+
+MU = 25.0
+SIGMA = MU / 3
+BETA = MU / 6
+TAU = MU / 300
+#: Displayed points per unit of mu: a difference means what as many Elo points mean.
+SCALE = 400 / (math.log(10) * math.sqrt(2) * BETA)
+#: The displayed rating of mu = MU (a new player, the medium bot).
+CENTER = 1500
+#: A bot level's sigma when its rating is first made (about 59 displayed points a side).
+BOT_SIGMA = 1.0
+
+#: Each bot level's seed on each ladder, in displayed points (docs/players.md#ratings:
+#: the Elo difference of the win rates docs/bots.md measured, medium at 1,500).
+BOT_SEEDS: dict[str, dict[str, int]] = {
+    "skipbo": {"easy": 1064, "medium": 1500, "hard": 1743, "expert": 1815},
+    "skipbo-teams": {"easy": 1064, "medium": 1500, "hard": 1743, "expert": 1815},
+    "skyjo": {"easy": 1132, "medium": 1500, "hard": 1701, "expert": 1745},
+}
+# Only a level with a seed on every ladder is rated (``learned`` is not yet).
+_LEVEL_OF_BOT = {
+    bot: level
+    for level, bot in LEVELS.items()
+    if all(level in seeds for seeds in BOT_SEEDS.values())
+}
+
+MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=BETA, tau=TAU)
+
+
+def user_player(user_id: int) -> str:
+    return f"user:{user_id}"
+
+
+def bot_player(level: str) -> str:
+    return f"bot:{level}"
+
+
+def level_of_bot(bot: str | None) -> str | None:
+    """The level a bot plays at (``greedy`` -> ``medium``), or None for another bot."""
+    return _LEVEL_OF_BOT.get(str(bot))
+
+
+def displayed(mu: float, sigma: float) -> tuple[int, int]:
+    """The rating and its ± (about 95%) as shown: ``1500 + F (mu - 25)``, ``2 F sigma``."""
+    return round(CENTER + SCALE * (mu - MU)), round(2 * SCALE * sigma)
+
+
+def score(mu: float, sigma: float) -> float:
+    """What leaderboards rank by: the low end of the shown interval."""
+    return mu - 2 * sigma
+
+
+def seed(ladder: str, player: str) -> tuple[float, float]:
+    """(mu, sigma) of a player's first rated game: a bot level's seed, else the default."""
+    if player.startswith("bot:"):
+        points = BOT_SEEDS[ladder][player.removeprefix("bot:")]
+        return MU + (points - CENTER) / SCALE, BOT_SIGMA
+    return MU, SIGMA
+
+
+@dataclasses.dataclass(frozen=True)
+class Verdict:
+    """A finished game's judgement: its ladder and, per seat, its player (rated), or
+    why it is not (``reason``)."""
+
+    ladder: str | None
+    players: tuple[str, ...] = ()
+    reason: str | None = None
+
+
+def _unrated(reason: str) -> Verdict:
+    return Verdict(None, (), reason)
+
+
+def ladder_of(game: str, rules: Mapping[str, Any]) -> str | None:
+    """The ladder of a game with these rules (a stored rules JSON), or None."""
+    try:
+        parsed = get_game(game).rules_from_record(dict(rules))
+    except (KeyError, ValueError, TypeError):
+        return None
+    teams = bool(getattr(parsed, "teams", False))
+    chosen: dict[str, Any] = {"players": getattr(parsed, "players", None)}
+    if teams:
+        chosen["teams"] = True
+    try:
+        standard = type(parsed)(**chosen)
+    except (ValueError, TypeError):
+        return None
+    if parsed != standard:
+        return None
+    if game == "skipbo":
+        return "skipbo-teams" if teams else "skipbo"
+    return "skyjo" if game == "skyjo" else None
+
+
+def verdict(
+    game: str,
+    rules: Mapping[str, Any],
+    seats: Sequence[JSON],
+    result: Mapping[str, Any],
+    claims: Mapping[int, int],
+) -> Verdict:
+    """Is this finished game rated, on which ladder, with which player in each seat?
+
+    ``seats``: the game's stored seats; ``result``: its stored result (with
+    ``stand_in_moves``, the moves bots played for human seats, and ``coached`` when
+    the practice coach was on); ``claims``: seat ->
+    the account that claimed it."""
+    if result.get("coached"):
+        return _unrated("coached")  # a practice game: the coach spoke, moves were taken back
+    ladder = ladder_of(game, rules)
+    if ladder is None:
+        return _unrated("non_standard_rules")
+    if result.get("blocked") or not result.get("winners"):
+        return _unrated("blocked")
+    players: list[str] = []
+    for index, seat in enumerate(seats):
+        if seat.get("kind") == SeatKind.BOT:
+            level = _LEVEL_OF_BOT.get(str(seat.get("bot")))
+            if level is None:
+                return _unrated("unrated_bot")
+            players.append(bot_player(level))
+        elif index in claims:
+            players.append(user_player(claims[index]))
+        else:
+            return _unrated("guest_seat")
+    people = [player for player in players if player.startswith("user:")]
+    if not people:
+        return _unrated("no_account")
+    if len(set(people)) < len(people):
+        return _unrated("same_player")
+    stand_ins = result.get("stand_in_moves") or {}
+    if any(int(count) > MAX_STAND_IN_MOVES for count in stand_ins.values()):
+        return _unrated("taken_over")
+    return Verdict(ladder, tuple(players))
+
+
+def _sides(ladder: str, seats: int) -> list[list[int]]:
+    """The seats of each side: a team (partners sit opposite) or each seat alone."""
+    if ladder != "skipbo-teams":
+        return [[seat] for seat in range(seats)]
+    half = seats // 2
+    return [[seat, seat + half] for seat in range(half)]
+
+
+def _ranks(ladder: str, sides: list[list[int]], result: Mapping[str, Any]) -> list[float]:
+    """Each side's place (lower is better; ties share one): Skyjo by score, lowest
+    first; Skip-Bo the winners, then everyone else."""
+    winners = set(result.get("winners") or ())
+    if ladder == "skyjo":
+        scores = list(result.get("scores") or ())
+        return [float(min(scores[seat] for seat in side)) for side in sides]
+    return [0.0 if winners & set(side) else 1.0 for side in sides]
+
+
+def rate(
+    ladder: str,
+    players: Sequence[str],
+    result: Mapping[str, Any],
+    before: Mapping[str, tuple[float, float]],
+) -> dict[str, tuple[float, float]]:
+    """Each player's (mu, sigma) after the game, from ``before`` (every player's)."""
+    sides = _sides(ladder, len(players))
+    teams = [
+        [MODEL.rating(*before[players[seat]], name=players[seat]) for seat in side]
+        for side in sides
+    ]
+    rated = MODEL.rate(teams, ranks=_ranks(ladder, sides, result))
+    after: dict[str, tuple[float, float]] = {}
+    for team in rated:
+        for rating in team:
+            after[str(rating.name)] = (float(rating.mu), float(rating.sigma))
+    return after

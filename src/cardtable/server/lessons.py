@@ -1,0 +1,131 @@
+"""The guided lessons over HTTP (issue 31; docs/lessons.md, docs/protocol.md).
+
+- ``GET /api/lessons/{game}``: the lesson's outline: each step's name, its texts' catalog
+  keys, the sheet each language quotes, how many moves the learner makes in it.
+- ``POST /api/lessons/{game}/steps/{n}`` with ``{"moves": [action codes]}``: step ``n``
+  (from 0) after those moves, as the learner's seat sees it. The server keeps nothing: it
+  rebuilds the step from its snapshot and replays the moves each time (a browser that
+  reloads sends the moves it kept and is back where it was). A legal move the step does
+  not teach is answered with ``refused`` (its action code and the step's explanation key)
+  and the position before it; an illegal one with ``illegal_move`` and the engine's own
+  refusal; a bad game, step or move list with an error naming the field.
+
+Only the learner's view of a position ever leaves the server: never a snapshot (the draw
+pile's order, the other hands). Each client address is limited like the other public
+look-ups.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from ..core import JSON
+from ..lessons import IllegalStepMoveError, LessonError, Step, lesson_of, run_step, text_keys
+from .edges.http import client_address, error_response, read_body
+from .errors import RoomError, refusal_fields
+from .ops.limits import AddressBuckets
+
+#: Per address: a burst of this many requests, then this many a second (one per move).
+BURST = 30
+PER_SECOND = 4.0
+#: The longest body: a step takes a handful of moves.
+MAX_BODY = 1024
+MAX_MOVES = 16
+
+
+class StepRequest(BaseModel):
+    """Body of ``POST /api/lessons/{game}/steps/{n}``: the learner's moves in the step."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    moves: Annotated[list[int], Field(max_length=MAX_MOVES)] = []
+
+
+def step_outline(game: str, step: Step) -> JSON:
+    return {
+        "name": step.name,
+        "texts": text_keys(game, step),
+        "sources": dict(step.sources),
+        "learner_moves": step.learner_moves(),
+        "free_choice": step.free_choice,
+    }
+
+
+class LessonsApi:
+    """The lessons of one table: stateless, limited per client address."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.buckets = AddressBuckets(PER_SECOND, BURST, clock)
+
+    def routes(self) -> list[BaseRoute]:
+        return [
+            Route("/api/lessons/{game}", self.outline),
+            Route("/api/lessons/{game}/steps/{number}", self.step, methods=["POST"]),
+        ]
+
+    def _limit(self, request: Request) -> None:
+        if not self.buckets.allow(client_address(request)):
+            raise RoomError(
+                "too_many_requests",
+                "too many lesson requests; try again in 1 s",
+                {"retry_after": 1},
+            )
+
+    async def outline(self, request: Request) -> Response:
+        try:
+            self._limit(request)
+            game = request.path_params["game"]
+            lesson = lesson_of(game)
+        except RoomError as error:
+            return error_response(error.code, error.reason, fields=error.fields)
+        except LessonError as error:
+            return _lesson_error(error)
+        steps = [step_outline(game, step) for step in lesson.steps]
+        return JSONResponse({"game": game, "steps": steps})
+
+    async def step(self, request: Request) -> Response:
+        try:
+            self._limit(request)
+            lesson = lesson_of(request.path_params["game"])
+            raw = request.path_params["number"]
+            if not (raw.isdigit() and len(raw) <= 3):
+                raise LessonError("step", f"step is a number from 0 to {len(lesson.steps) - 1}")
+            body: StepRequest = await read_body(request, StepRequest, MAX_BODY)
+            run = run_step(lesson, int(raw), body.moves)
+        except RoomError as error:
+            return error_response(error.code, error.reason, fields=error.fields)
+        except LessonError as error:
+            return _lesson_error(error)
+        except IllegalStepMoveError as error:
+            fields = refusal_fields(error, error.move) | {"made": error.made}
+            return error_response("illegal_move", error.reason, fields=fields)
+        step = lesson.steps[int(raw)]
+        keys = text_keys(lesson.game, step)
+        refused = (
+            None if run.refused is None else {"action": run.refused, "reason_key": keys["wrong"]}
+        )
+        return JSONResponse(
+            {
+                "game": lesson.game,
+                "step": int(raw),
+                "steps": len(lesson.steps),
+                "seat": step.learner,
+                "view": run.state.view(step.learner),
+                "made": run.made,
+                "done": run.done,
+                "refused": refused,
+                "outcomes": [outcome.to_json() for outcome in run.outcomes],
+            }
+        )
+
+
+def _lesson_error(error: LessonError) -> Response:
+    code, status = ("bad_game", 404) if error.field == "game" else ("bad_request", 400)
+    return error_response(code, error.reason, status, {"field": error.field})

@@ -1,0 +1,7 @@
+"""The public lobby: the public rooms' list (``public``, ``GET /api/lobby``) and quick
+match (``quick_match``, ``POST /api/quickmatch``). A room's own seating before its game
+is ``rooms.seating``.
+
+May import: ``players``, ``rooms``, ``ratings``, ``edges``, ``storage``, ``ops`` and the
+server's leaves.
+"""

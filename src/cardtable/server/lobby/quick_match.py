@@ -1,0 +1,188 @@
+"""``POST /api/quickmatch`` {game, name, players?}: "Play now" (docs/protocol.md#quick-match).
+
+Seats the player in the open public room of ``game`` whose seated players' average
+rating is closest to theirs (the signed-in player's displayed rating on the game's
+ladder, else the first rating, 1,500), rooms with somebody seated before empty ones,
+then the fullest, then the oldest; else opens a public room of ``players`` (2 by
+default) with every seat human, the player seated and its host, for the people who
+press "Play now" next. The answer names the bot level whose displayed rating is the
+closest to the player's: after a wait the host may give it the empty seats.
+
+One node's quick matches of a game run one at a time, so two players pressing "Play
+now" together on one node land at one table. Limited per client address; a new
+room counts against the address's live rooms like any other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import defaultdict
+from collections.abc import Callable
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from ...bots.levels import LEVELS
+from ...core import JSON
+from ...display_names import DisplayNameError, clean_name
+from ...statuses import RoomStatus, SeatKind
+from ..edges.http import client_address, error_response, read_body
+from ..errors import RoomError
+from ..ladder import BOT_SEEDS, CENTER, bot_player, displayed, ladder_of, seed, user_player
+from ..ops.limits import AddressBuckets
+from ..players.accounts import AccountsApi
+from ..rooms.protocol import QuickMatch
+from ..rooms.table import Table
+from ..storage.public_rooms import PublicRoom
+from ..storage.records import UserRecord
+from .public import MAX_READ, seat_ratings, seats_free
+
+#: Per address: this many quick matches at once, then one every this many seconds.
+BURST = 5
+PER_SECOND = 0.5
+#: Seconds the page waits for people before it offers bots for the empty seats.
+WAIT_SECONDS = 20
+#: Rooms tried at most (another request may fill or start one meanwhile).
+TRIES = 5
+#: Refusals of a join that send the player to the next room.
+NEXT_ROOM = {"room_full", "not_in_lobby", "no_room", "room_elsewhere", "room_moved"}
+
+
+class QuickMatchApi:
+    """ "Play now" on one table."""
+
+    def __init__(
+        self, table: Table, accounts: AccountsApi, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.table = table
+        self.accounts = accounts
+        self.buckets = AddressBuckets(PER_SECOND, BURST, clock)
+        self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    def routes(self) -> list[BaseRoute]:
+        return [Route("/api/quickmatch", self.quick_match, methods=["POST"])]
+
+    async def quick_match(self, request: Request) -> Response:
+        try:
+            address = client_address(request)
+            if not self.buckets.allow(address):
+                raise RoomError(
+                    "too_many_requests",
+                    "too many quick matches; try again in 2 s",
+                    {"retry_after": 2},
+                )
+            body: QuickMatch = await read_body(
+                request, QuickMatch, self.table.config.max_message_bytes
+            )
+            try:
+                name = clean_name(body.name)
+            except DisplayNameError as error:
+                raise RoomError("bad_name", str(error), {"field": "name"}) from None
+            ladder = ladder_of(body.game, {"players": body.players}) or body.game
+            found = await self.accounts.session(request, change=False)
+            user = None if found is None else found[1]
+            rating = await self._rating(user, ladder)
+            # One at a time per game: on this node (the lock also keeps the waiters for
+            # the cluster's turn to one connection per game), then on every node.
+            async with (
+                self._locks[body.game],
+                self.table.storage.quick_match_turn(body.game),
+            ):
+                answer = await self._seat(body, name, address, rating, user)
+        except RoomError as error:
+            return error_response(error.code, error.reason, fields=error.fields)
+        answer.update(rating=rating, bot=await self._bot(ladder, rating))
+        answer["wait_seconds"] = WAIT_SECONDS
+        return JSONResponse(answer, status_code=201 if "host_token" in answer else 200)
+
+    async def _rating(self, user: UserRecord | None, ladder: str) -> int:
+        """The player's displayed rating on ``ladder`` (a guest's: the first rating)."""
+        if user is None or ladder not in BOT_SEEDS:
+            return CENTER
+        player = user_player(user.id)
+        rows = await self.table.storage.ladder_rows(ladder, [player])
+        mu, sigma = (rows[0].mu, rows[0].sigma) if rows else seed(ladder, player)
+        return displayed(mu, sigma)[0]
+
+    async def _seat(
+        self, body: QuickMatch, name: str, address: str, rating: int, user: UserRecord | None
+    ) -> JSON:
+        """A free seat in the best open public room, else a new public room. A room
+        where the account sits already is passed over (a second seat at a rated table
+        is refused: :meth:`RoomsApi.refuse_second_seat`)."""
+        storage = self.table.storage
+        for room in (await self._ranked(body.game, body.players, rating))[:TRIES]:
+            if user is not None and await storage.seats_in_room(user.id, room.code):
+                continue
+            try:
+                found = await self.table.find_room(room.code, wait=self.table.handover_wait())
+                seat, token = await found.lobby.join(name, None)
+            except RoomError as error:
+                if error.code in NEXT_ROOM:
+                    continue
+                raise
+            # The last free seat: the table starts, as players who pressed "Play now"
+            # expect, without waiting for its host's Start.
+            started = False
+            if not any(s.kind == SeatKind.HUMAN and not s.taken for s in found.seats):
+                try:
+                    await found.lobby.start_game()
+                    started = True
+                except RoomError as error:
+                    if error.code not in ("not_in_lobby", "seats_free"):
+                        raise
+            return {
+                "code": room.code,
+                "seat": seat,
+                "token": token,
+                "created": False,
+                "started": started,
+            }
+        created = await self.table.create_room(
+            body.game, {"players": body.players}, None, name, address, {"public": True}
+        )
+        return {
+            "code": created["code"],
+            "seat": created["seat"],
+            "token": created["token"],
+            "host_token": created["host_token"],
+            "created": True,
+            "started": False,
+        }
+
+    async def _ranked(self, game: str, players: int, rating: int) -> list[PublicRoom]:
+        """The open public rooms of ``game`` for ``players``, the best for ``rating`` first."""
+        waiting = await self.table.storage.public_rooms(RoomStatus.LOBBY, game, MAX_READ, players)
+        rooms = [
+            room
+            for room in waiting
+            if seats_free(room) > 0 and room.rules.get("players") == players
+        ]
+        ratings = await seat_ratings(self.table.storage, rooms)
+
+        def key(room: PublicRoom) -> tuple[int, float, int, float]:
+            seated = [i for i, data in enumerate(room.seats) if data.get("token_hash")]
+            if not seated:
+                return (1, 0.0, seats_free(room), room.created_at)
+            values = [ratings.get((room.code, i)) or CENTER for i in seated]
+            distance = abs(sum(values) / len(values) - rating)
+            return (0, distance, seats_free(room), room.created_at)
+
+        return sorted(rooms, key=key)
+
+    async def _bot(self, ladder: str, rating: int) -> JSON | None:
+        """The bot level whose displayed rating is the closest to ``rating``."""
+        levels = list(BOT_SEEDS.get(ladder, {}))
+        if not levels:
+            return None
+        rows = await self.table.storage.ladder_rows(ladder, [bot_player(lv) for lv in levels])
+        by_player = {row.player: row for row in rows}
+        shown = {}
+        for level in levels:
+            row = by_player.get(bot_player(level))
+            mu, sigma = seed(ladder, bot_player(level)) if row is None else (row.mu, row.sigma)
+            shown[level] = displayed(mu, sigma)[0]
+        level = min(levels, key=lambda lv: (abs(shown[lv] - rating), shown[lv]))
+        return {"level": level, "bot": LEVELS[level], "rating": shown[level]}

@@ -1,0 +1,368 @@
+"""Accounts over HTTP (optional: a guest never needs one; docs/players.md):
+
+- ``GET /api/account``: who is signed in (with the session's CSRF token), or nobody;
+- ``POST /api/account/register``: a new account, signed in at once;
+- ``POST /api/account/signin``, ``/signout``, ``/signout-everywhere``;
+- ``POST /api/account/claim``: seats this browser holds (their tokens) join the account;
+- ``POST /api/account/delete``: the account goes (with its password); its games stay,
+  the seat under a neutral name.
+
+Every change made on the session's authority needs its CSRF token (``X-CSRF-Token``,
+:mod:`cardtable.server.edges.sessions`) besides the cookie;
+:mod:`cardtable.server.edges.guard` has already refused any foreign Origin. Sign-ins are
+limited per address and per name in the database, so on every node alike, and the answer to
+a wrong password is the answer to an unknown name. The other endpoints read a session from
+the database for whatever cookie a stranger sends, so they are limited per address on each
+node (``too_many_requests``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import math
+import time
+from collections.abc import Callable
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from ...core import JSON
+from ...display_names import DisplayNameError, clean_name, name_key
+from ..edges.http import client_address, error_response, read_body
+from ..edges.sessions import (
+    clear_session_cookie,
+    cookie_token,
+    csrf_matches,
+    csrf_token,
+    new_session_token,
+    set_session_cookie,
+)
+from ..errors import RoomError
+from ..name_skeletons import mixed_scripts, skeleton_hash
+from ..ops.limits import AddressBuckets
+from ..rooms.table import Table
+from ..storage.records import UserRecord
+from ..tokens import hash_token, normalize_code
+from .passwords import Cost, PasswordRuleError, Passwords, clean_password
+
+log = logging.getLogger("cardtable.server")
+
+#: The name a deleted account's seats are shown under in the games they played.
+NEUTRAL_NAME = "Former player"
+#: Seconds between two sweeps of expired sessions and counters.
+SWEEP_SECONDS = 3600.0
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class Credentials(_Body):
+    name: Annotated[str, Field(max_length=200)]
+    password: Annotated[str, Field(max_length=1024)]
+
+
+class Password(_Body):
+    password: Annotated[str, Field(max_length=1024)]
+
+
+class SeatToken(_Body):
+    code: Annotated[str, Field(max_length=16)]
+    token: Annotated[str, Field(max_length=200)]
+
+
+class Claim(_Body):
+    seats: Annotated[list[SeatToken], Field(min_length=1, max_length=50)]
+
+
+def _name(raw: str) -> str:
+    try:
+        return clean_name(raw)
+    except DisplayNameError as error:
+        raise RoomError("bad_name", str(error), {"field": "name"}) from None
+
+
+def _new_name(raw: str) -> str:
+    """A name to register: a display name that mixes scripts only as people write them
+    (a Cyrillic letter among Latin ones is how a name imitates another)."""
+    name = _name(raw)
+    mixed = mixed_scripts(name)
+    if mixed is not None:
+        shown = ", ".join(sorted(script.title() for script in mixed))
+        raise RoomError(
+            "bad_name",
+            f"a name is written in one script, not a mix of {shown}",
+            {"field": "name", "scripts": sorted(mixed)},
+        )
+    return name
+
+
+def _password(raw: str) -> str:
+    try:
+        return clean_password(raw)
+    except PasswordRuleError as error:
+        raise RoomError("bad_password", str(error), {"field": "password"}) from None
+
+
+def _refused(error: RoomError) -> Response:
+    return error_response(error.code, error.reason, fields=error.fields)
+
+
+class AccountsApi:
+    """The account endpoints of one table."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.storage = table.storage
+        self.config = table.config
+        self.limit = table.config.max_message_bytes
+        self.passwords = Passwords(
+            Cost(self.config.password_memory_kib, self.config.password_time_cost)
+        )
+        #: Wall-clock seconds: sessions and counters are shared by every node (tests
+        #: replace it).
+        self.clock: Callable[[], float] = time.time
+        self._swept = 0.0
+        #: Per address (a page asks "who am I" once per load; many players may share an
+        #: address): ``session_reads_burst`` at once, then ``session_reads_per_second``.
+        self.session_reads = AddressBuckets(
+            self.config.session_reads_per_second, self.config.session_reads_burst
+        )
+
+    def routes(self) -> list[BaseRoute]:
+        return [
+            Route("/api/account", self.whoami),
+            Route("/api/account/register", self.register, methods=["POST"]),
+            Route("/api/account/signin", self.signin, methods=["POST"]),
+            Route("/api/account/signout", self.signout, methods=["POST"]),
+            Route("/api/account/signout-everywhere", self.signout_everywhere, methods=["POST"]),
+            Route("/api/account/claim", self.claim, methods=["POST"]),
+            Route("/api/account/delete", self.delete, methods=["POST"]),
+        ]
+
+    # --- sessions -------------------------------------------------------------------
+
+    def count_session_read(self, request: Request) -> None:
+        """One more session read for the request's address; ``too_many_requests``
+        (with ``Retry-After``) once the address's bucket is empty."""
+        if not self.session_reads.allow(client_address(request)):
+            seconds = max(1, math.ceil(1 / self.config.session_reads_per_second))
+            raise RoomError(
+                "too_many_requests",
+                f"too many requests; try again in {seconds} s",
+                {"retry_after": seconds},
+            )
+
+    async def session(self, request: Request, *, change: bool) -> tuple[str, UserRecord] | None:
+        """The request's session token and user, or None (no cookie, an unknown or
+        expired session). With ``change``, the CSRF token must match (else ``bad_csrf``)."""
+        token = cookie_token(request)
+        if token is None:
+            return None
+        user = await self.storage.session_user(hash_token(token), self.clock())
+        if user is None:
+            return None
+        if change and not csrf_matches(request, token):
+            raise RoomError("bad_csrf", "the X-CSRF-Token header does not match the session")
+        return token, user
+
+    async def user(self, request: Request) -> UserRecord | None:
+        """The account the request's session names, or None (a guest)."""
+        found = await self.session(request, change=False)
+        return None if found is None else found[1]
+
+    async def signed_in(self, request: Request) -> tuple[str, UserRecord]:
+        """The session of an account endpoint's request (counted against the address's
+        limit first), else ``not_signed_in``."""
+        self.count_session_read(request)
+        found = await self.session(request, change=True)
+        if found is None:
+            raise RoomError("not_signed_in", "sign in first")
+        return found
+
+    async def open_session(self, request: Request, user: UserRecord, status: int) -> Response:
+        """A new session for ``user`` (the request's old one, if any, is closed: a
+        sign-in always rotates the cookie)."""
+        now = self.clock()
+        seconds = int(self.config.session_days * 86400)
+        token = new_session_token()
+        old = cookie_token(request)
+        await self.storage.create_session(
+            user.id, hash_token(token), now, now + seconds, None if old is None else hash_token(old)
+        )
+        response = JSONResponse(
+            {"signed_in": True, "name": user.name, "csrf_token": csrf_token(token)},
+            status_code=status,
+        )
+        set_session_cookie(response, request, token, seconds)
+        return response
+
+    # --- limits ---------------------------------------------------------------------
+
+    async def count(self, key: str, limit: int) -> None:
+        """One more attempt under ``key``; ``too_many_attempts`` past ``limit``."""
+        now = self.clock()
+        window = self.config.signin_window
+        if now - self._swept > SWEEP_SECONDS:
+            self._swept = now
+            await self.storage.sweep_accounts(now, window)
+        count, start = await self.storage.throttle_hit(key, window, now)
+        if count > limit:
+            seconds = max(1, math.ceil(start + window - now))
+            raise RoomError(
+                "too_many_attempts",
+                f"too many attempts; try again in {seconds} s",
+                {"retry_after": seconds},
+            )
+
+    @staticmethod
+    def name_counter(key: str) -> str:
+        return "name:" + hashlib.sha256(key.encode()).hexdigest()[:40]
+
+    # --- endpoints ------------------------------------------------------------------
+
+    async def whoami(self, request: Request) -> Response:
+        try:
+            self.count_session_read(request)
+            found = await self.session(request, change=False)
+        except RoomError as error:
+            return _refused(error)
+        if found is None:
+            response = JSONResponse({"signed_in": False})
+            if cookie_token(request) is not None:
+                clear_session_cookie(response, request)  # expired, or another table's
+            return response
+        token, user = found
+        seats = await self.storage.seats_of(user.id)
+        return JSONResponse(
+            {
+                "signed_in": True,
+                "name": user.name,
+                "csrf_token": csrf_token(token),
+                "seats": [{"code": code, "seat": seat} for code, seat in seats],
+            }
+        )
+
+    async def register(self, request: Request) -> Response:
+        try:
+            await self.count(
+                f"register:{client_address(request)}", self.config.register_per_address
+            )
+            body: Credentials = await read_body(request, Credentials, self.limit)
+            name = _new_name(body.name)
+            password = _password(body.password)
+            key, look = name_key(name), skeleton_hash(name)
+            if await self.storage.user_by_key(key) is not None:
+                raise RoomError("name_taken", "this name is taken", {"field": "name"})
+            if await self.storage.skeleton_taken(look):
+                raise RoomError(
+                    "name_taken", "this name looks like a name that is taken", {"field": "name"}
+                )
+            hashed = await self.passwords.hash(password)
+            now = self.clock()
+            user_id = await self.storage.create_user(name, key, hashed, now, look)
+            if user_id is None:
+                raise RoomError("name_taken", "this name is taken", {"field": "name"})
+        except RoomError as error:
+            return _refused(error)
+        return await self.open_session(request, UserRecord(user_id, name, hashed, now), 201)
+
+    async def signin(self, request: Request) -> Response:
+        address_counter = f"signin:{client_address(request)}"
+        try:
+            await self.count(address_counter, self.config.signin_per_address)
+            body: Credentials = await read_body(request, Credentials, self.limit)
+            name, password = _name(body.name), _password(body.password)
+            key = name_key(name)
+            counter = self.name_counter(key)
+            await self.count(counter, self.config.signin_per_name)
+            user = await self.storage.user_by_key(key)
+            stored = None if user is None else user.password_hash
+            if user is None or not await self.passwords.verify(stored, password):
+                raise RoomError("bad_credentials", "the name or the password is wrong")
+        except RoomError as error:
+            return _refused(error)
+        # Only failures count: a school's players behind one address may all sign in.
+        await self.storage.throttle_clear(counter)
+        await self.storage.throttle_refund(address_counter)
+        if self.passwords.outdated(user.password_hash):
+            await self.storage.set_password_hash(user.id, await self.passwords.hash(password))
+        return await self.open_session(request, user, 200)
+
+    async def signout(self, request: Request) -> Response:
+        try:
+            self.count_session_read(request)
+            found = await self.session(request, change=True)
+        except RoomError as error:
+            return _refused(error)
+        if found is not None:
+            await self.storage.delete_session(hash_token(found[0]))
+        response = JSONResponse({"signed_in": False})
+        clear_session_cookie(response, request)
+        return response
+
+    async def signout_everywhere(self, request: Request) -> Response:
+        try:
+            _token, user = await self.signed_in(request)
+        except RoomError as error:
+            return _refused(error)
+        closed = await self.storage.delete_sessions_of(user.id)
+        response = JSONResponse({"signed_in": False, "sessions_closed": closed})
+        clear_session_cookie(response, request)
+        return response
+
+    async def claim(self, request: Request) -> Response:
+        try:
+            _token, user = await self.signed_in(request)
+            body: Claim = await read_body(request, Claim, self.limit)
+        except RoomError as error:
+            return _refused(error)
+        claimed: list[JSON] = []
+        refused: list[JSON] = []
+        for entry in body.seats:
+            code = normalize_code(entry.code)
+            done = (
+                "no_seat"
+                if code is None
+                else await self.storage.claim_seat(
+                    user.id, code, hash_token(entry.token), self.clock()
+                )
+            )
+            if isinstance(done, int):
+                claimed.append({"code": code, "seat": done})
+            else:
+                refused.append({"code": entry.code[:16], "error": done})
+        return JSONResponse({"claimed": claimed, "refused": refused})
+
+    async def rename_live_seats(self, claims: list[tuple[str, int]]) -> None:
+        """The seats of a deleted account in the rooms this node serves take the neutral
+        name at once (a room another node serves keeps the name until it closes)."""
+        for code, seat in claims:
+            room = self.table.rooms.get(code)
+            if room is None:
+                continue
+            try:
+                await room.lobby.rename(seat, NEUTRAL_NAME)
+            except Exception:
+                log.warning("room %s: a deleted account's seat kept its name", code)
+
+    async def delete(self, request: Request) -> Response:
+        try:
+            _token, user = await self.signed_in(request)
+            body: Password = await read_body(request, Password, self.limit)
+            password = _password(body.password)
+            await self.count(self.name_counter(name_key(user.name)), self.config.signin_per_name)
+            if not await self.passwords.verify(user.password_hash, password):
+                raise RoomError("bad_credentials", "the password is wrong", {"field": "password"})
+        except RoomError as error:
+            return _refused(error)
+        claims = await self.storage.seats_of(user.id)
+        await self.storage.delete_user(user.id, NEUTRAL_NAME)
+        await self.rename_live_seats(claims)
+        response = JSONResponse({"deleted": True, "signed_in": False})
+        clear_session_cookie(response, request)
+        return response

@@ -1,0 +1,151 @@
+"""``GET /api/leaderboard/{ladder}``: the best players of a ladder, the bot levels'
+places among them, and the signed-in player's own standing (docs/protocol.md#leaderboards).
+
+Served by any node from the database; limited per client address like the other
+public look-ups (a token bucket per address, kept in memory per node).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from ...bots.levels import LEVELS
+from ...core import JSON
+from ..edges.http import client_address, error_response, query_limit
+from ..errors import RoomError
+from ..ladder import BOT_SEEDS, LADDERS, MIN_GAMES, bot_player, displayed, seed, user_player
+from ..ops.limits import RateLimiter
+from ..rooms.table import Table
+from ..storage.ratings import RatingRow
+from .accounts import AccountsApi
+
+#: Players listed by default, and at most.
+DEFAULT_LIMIT = 50
+MAX_LIMIT = 100
+#: Per address: this many look-ups at once, then this many a second.
+BURST = 20
+PER_SECOND = 2.0
+#: Addresses remembered at most (the fullest buckets are forgotten first).
+MAX_ADDRESSES = 10_000
+
+
+def _standing(row: RatingRow) -> JSON:
+    rating, plus_minus = displayed(row.mu, row.sigma)
+    return {"rating": rating, "plus_minus": plus_minus, "games": row.games, "wins": row.wins}
+
+
+class LeaderboardApi:
+    """The leaderboards of one table."""
+
+    def __init__(
+        self, table: Table, accounts: AccountsApi, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.table = table
+        self.accounts = accounts
+        self.clock = clock
+        self._buckets: dict[str, RateLimiter] = {}
+
+    def routes(self) -> list[BaseRoute]:
+        return [Route("/api/leaderboard/{ladder}", self.leaderboard)]
+
+    def _allowed(self, address: str) -> bool:
+        bucket = self._buckets.get(address)
+        if bucket is None:
+            if len(self._buckets) >= MAX_ADDRESSES:
+                full = [a for a, b in self._buckets.items() if b.tokens >= b.burst - 1]
+                for old in full or list(self._buckets)[: MAX_ADDRESSES // 10]:
+                    del self._buckets[old]
+            bucket = self._buckets[address] = RateLimiter(PER_SECOND, BURST, self.clock)
+        return bucket.allow()
+
+    async def leaderboard(self, request: Request) -> Response:
+        try:
+            ladder, limit = self._checked(request)
+        except RoomError as error:
+            return error_response(error.code, error.reason, fields=error.fields)
+        storage = self.table.storage
+        top = await storage.top_players(ladder, MIN_GAMES, limit)
+        players = [
+            {"rank": rank, "name": row.name, **_standing(row)}
+            for rank, row in enumerate(top, start=1)
+        ]
+        body: dict[str, Any] = {
+            "ladder": ladder,
+            "min_games": MIN_GAMES,
+            "players": players,
+            "bots": await self._bots(ladder),
+            "you": await self._you(request, ladder),
+        }
+        return JSONResponse(body)
+
+    def _checked(self, request: Request) -> tuple[str, int]:
+        """The ladder and the number of players asked for, or the refusal."""
+        if not self._allowed(client_address(request)):
+            raise RoomError(
+                "too_many_requests",
+                "too many leaderboard look-ups; try again in 1 s",
+                {"retry_after": 1},
+            )
+        ladder = request.path_params["ladder"]
+        if ladder not in LADDERS:
+            raise RoomError(
+                "no_ladder",
+                f"no ladder {ladder[:32]!r}; the ladders are {', '.join(LADDERS)}",
+                {"field": "ladder", "allowed": list(LADDERS)},
+            )
+        limit = query_limit(request.query_params.get("limit"), DEFAULT_LIMIT, MAX_LIMIT)
+        if limit is None:
+            raise RoomError(
+                "bad_request",
+                f"limit is a whole number from 1 to {MAX_LIMIT}",
+                {"field": "limit", "allowed": f"1-{MAX_LIMIT}"},
+            )
+        return ladder, limit
+
+    async def _bots(self, ladder: str) -> list[JSON]:
+        """Every bot level: its rating (its seed until its first rated game) and the
+        place it would have among the listed players."""
+        levels = list(BOT_SEEDS[ladder])
+        found = await self.table.storage.ladder_rows(ladder, [bot_player(lv) for lv in levels])
+        rows = {row.player: row for row in found}
+        bots = []
+        for level in levels:
+            player = bot_player(level)
+            mu, sigma = seed(ladder, player)
+            row = rows.get(player) or RatingRow(player, None, mu, sigma, 0, 0)
+            above = await self.table.storage.people_above(ladder, MIN_GAMES, row.mu, row.sigma)
+            entry = {"level": level, "bot": LEVELS[level], "place": above + 1}
+            bots.append({**entry, **_standing(row)})
+        bots.sort(key=lambda bot: (bot["place"], -bot["rating"]))
+        return bots
+
+    async def _you(self, request: Request, ladder: str) -> JSON | None:
+        """The signed-in player's standing (None for a guest); ``rank`` once listed."""
+        found = await self.accounts.session(request, change=False)
+        if found is None:
+            return None
+        user = found[1]
+        storage = self.table.storage
+        rows = await storage.ladder_rows(ladder, [user_player(user.id)])
+        if not rows:
+            return {
+                "name": user.name,
+                "rating": None,
+                "plus_minus": None,
+                "games": 0,
+                "wins": 0,
+                "rank": None,
+                "games_needed": MIN_GAMES,
+            }
+        row = rows[0]
+        rank = None
+        if row.games >= MIN_GAMES:
+            rank = await storage.people_above(ladder, MIN_GAMES, row.mu, row.sigma) + 1
+        needed = max(0, MIN_GAMES - row.games)
+        return {"name": user.name, **_standing(row), "rank": rank, "games_needed": needed}
