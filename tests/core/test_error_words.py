@@ -22,7 +22,7 @@ CODE = re.compile(r'(?:RoomError|ProtocolError|_error|error_message)\(\s*"([a-z_
 
 def server_error_codes() -> set[str]:
     """Every error code the server's sources raise or send."""
-    text = "\n".join(path.read_text(encoding="utf-8") for path in SERVER.glob("*.py"))
+    text = "\n".join(path.read_text(encoding="utf-8") for path in SERVER.rglob("*.py"))
     return set(CODE.findall(text))
 
 
