@@ -211,3 +211,52 @@ print(skyjo_kernels.popcount(np.int64(7)), cache_folder())
     assert done.returncode == 0, done.stderr
     count, folder = done.stdout.split()
     assert count == "3" and Path(folder).is_file()
+
+
+def test_a_miss_waits_for_the_warm_up_beside_it_then_never_again(tmp_path, monkeypatch):
+    marker = tmp_path / "warm.done"
+    monkeypatch.setenv(compiled.WAIT_FOR_WARM_UP, str(marker))
+    monkeypatch.setattr(compiled._WarmUp, "done", False)
+    naps: list[float] = []
+
+    def nap(seconds: float) -> None:
+        naps.append(seconds)
+        if len(naps) == 3:
+            marker.write_text("0")
+
+    assert compiled.wait_for_warm_up(sleep=nap)
+    assert len(naps) == 3
+    marker.unlink()
+    assert compiled.wait_for_warm_up(sleep=nap)  # once per process: no second wait
+    assert len(naps) == 3
+
+
+def test_a_warm_up_that_never_ends_is_waited_for_at_most_the_limit(tmp_path, monkeypatch):
+    monkeypatch.setenv(compiled.WAIT_FOR_WARM_UP, str(tmp_path / "never"))
+    monkeypatch.setattr(compiled._WarmUp, "done", False)
+    now = [0.0]
+
+    def nap(seconds: float) -> None:
+        now[0] += seconds
+
+    assert not compiled.wait_for_warm_up(sleep=nap, clock=lambda: now[0], limit=2.0)
+    assert now[0] == 2.0
+    assert not compiled._WarmUp.done  # a later miss waits again
+
+
+def test_without_a_warm_up_running_nothing_waits(monkeypatch):
+    monkeypatch.delenv(compiled.WAIT_FOR_WARM_UP, raising=False)
+    monkeypatch.setattr(compiled._WarmUp, "done", False)
+    assert compiled.wait_for_warm_up(sleep=lambda seconds: pytest.fail("waited"))
+
+
+def test_a_cache_miss_during_a_warm_up_loads_the_kernel_the_warm_up_made(tmp_path, monkeypatch):
+    answers = iter([None, "the warmed kernel"])
+    monkeypatch.setattr(compiled.FunctionCache, "load_overload", lambda *args: next(answers))
+    waited: list[bool] = []
+    monkeypatch.setattr(compiled, "wait_for_warm_up", lambda: waited.append(True) or True)
+    monkeypatch.setenv(compiled.WAIT_FOR_WARM_UP, str(tmp_path / "warm.done"))
+    monkeypatch.setattr(compiled._WarmUp, "done", False)
+    cache = object.__new__(compiled._KeyedCache)
+    assert cache.load_overload("signature", None) == "the warmed kernel"
+    assert waited == [True]
