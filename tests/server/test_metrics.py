@@ -60,6 +60,7 @@ def test_metrics_count_rooms_sockets_and_moves(tmp_path):
     assert during['cardtable_move_seconds_bucket{le="+Inf"}'] == moves
     assert during["cardtable_move_seconds_sum"] > 0
     assert during["cardtable_bot_queue_depth"] == 0
+    assert during["cardtable_db_deadlocks_total"] == during["cardtable_db_lock_waits_total"] == 0
     assert after["cardtable_connections"] == 0
 
 

@@ -71,6 +71,18 @@ class MeasuredBots(Protocol):
     def stand_ins(self) -> int: ...
 
 
+class MeasuredLocks(Protocol):
+    @property
+    def deadlocks(self) -> int: ...
+    @property
+    def lock_waits(self) -> int: ...
+
+
+class MeasuredStorage(Protocol):
+    @property
+    def lock_trouble(self) -> MeasuredLocks: ...
+
+
 class MeasuredTable(Protocol):
     """What a scrape reads of the table (:class:`cardtable.server.rooms.table.Table`)."""
 
@@ -78,6 +90,8 @@ class MeasuredTable(Protocol):
     def rooms(self) -> Mapping[str, MeasuredRoom]: ...
     @property
     def bots(self) -> MeasuredBots: ...
+    @property
+    def storage(self) -> MeasuredStorage: ...
     @property
     def reviews_running(self) -> int: ...
     @property
@@ -260,6 +274,18 @@ class _TableCollector(Collector):
             "cardtable_chat_refused",
             "Chat lines and reactions refused by their rate limit.",
             metrics.chat_refused,
+        )
+        locks = table.storage.lock_trouble
+        yield _counter(
+            "cardtable_db_deadlocks",
+            "Deadlocks the database broke in this node's transactions (each logged with its"
+            " statement).",
+            locks.deadlocks,
+        )
+        yield _counter(
+            "cardtable_db_lock_waits",
+            "Waits for a row lock longer than 100 ms (each logged with its statement).",
+            locks.lock_waits,
         )
         yield _gauge(
             "cardtable_reviews_running",

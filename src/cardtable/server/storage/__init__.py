@@ -6,6 +6,7 @@ module, composed into :class:`~cardtable.server.storage.store.Storage`.
 - ``records``: the rows as the rest of the server sees them, and ``FencedError``;
 - ``database``: connecting, the schema check, closing;
 - ``group_commit``: the writer that commits the moves of many rooms in one transaction;
+  ``lock_trouble``: the guard that logs and counts deadlocks and long row-lock waits;
 - ``rooms``: a room's row; ``leases``: which node serves a room, and hand-overs;
 - ``games``: the stored games and their move logs;
 - ``accounts``: users, sessions, claimed seats and the sign-in limits' counters;

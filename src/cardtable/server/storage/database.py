@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from .datalock import DataFolderLock
 from .group_commit import MoveWriter
+from .lock_trouble import LockTrouble
 from .schema import MIGRATIONS, Migration, migrate_or_refuse
 
 
@@ -60,7 +61,9 @@ class Database:
         self.migration: Migration | None = None
         self._lock: DataFolderLock | None = None
         self.engine: AsyncEngine | None = None
-        self.move_writer = MoveWriter(self._engine)
+        #: The deadlocks and long lock waits this node met (see :mod:`.lock_trouble`).
+        self.lock_trouble = LockTrouble()
+        self.move_writer = MoveWriter(self._engine, self.lock_trouble)
         #: Append one move and return once it is on disk (see :meth:`MoveWriter.record_move`).
         self.record_move = self.move_writer.record_move
 

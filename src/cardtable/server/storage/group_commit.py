@@ -25,6 +25,7 @@ from sqlalchemy.pool import PoolProxiedConnection
 
 from ...core import JSON
 from ...statuses import RoomStatus
+from .lock_trouble import LockTrouble
 from .records import FencedError
 from .tables import games, moves, rooms
 
@@ -109,7 +110,11 @@ def _fenced_out(connection: Connection, batch: list[_MoveWrite]) -> list[_MoveWr
     fenced = {item.code for item in batch if item.epoch is not None}
     if not fenced:
         return []
-    locked = sa.select(rooms.c.code, rooms.c.epoch).where(rooms.c.code.in_(fenced))
+    locked = (
+        sa.select(rooms.c.code, rooms.c.epoch)
+        .where(rooms.c.code.in_(fenced))
+        .order_by(rooms.c.code)  # the one order of every lock on rooms' rows
+    )
     return _refused(
         batch, {row.code: row.epoch for row in connection.execute(locked.with_for_update())}
     )
@@ -224,12 +229,16 @@ _PG_VERSION = "UPDATE rooms SET version = $1, updated_at = $2 WHERE code = $3"
 _PG_ENDED = "UPDATE rooms SET status = $1 WHERE code = ANY($2::varchar[])"
 
 
-async def _write_moves_asyncpg(driver: Any, batch: list[_MoveWrite]) -> list[_MoveWrite]:
+async def _write_moves_asyncpg(
+    driver: Any, batch: list[_MoveWrite], trouble: LockTrouble
+) -> list[_MoveWrite]:
     """:func:`_write_moves` through an asyncpg connection, in a transaction it holds."""
     fenced = sorted({item.code for item in batch if item.epoch is not None})
     epochs: dict[str, int] = {}
     if fenced:
-        epochs = {row[0]: row[1] for row in await driver.fetch(_PG_FENCE, fenced)}
+        statement = f"move batch fence ({len(fenced)} rooms): {_PG_FENCE}"
+        with trouble.watch(statement, deadlocks=False):  # the whole batch counts those
+            epochs = {row[0]: row[1] for row in await driver.fetch(_PG_FENCE, fenced)}
     refused = _refused(batch, epochs)
     if refused:
         batch = [item for item in batch if item not in refused]
@@ -262,8 +271,12 @@ class MoveWriter:
     """Commits moves in groups, through the async engine or, for an SQLite file, a
     synchronous engine on a thread of its own (see :meth:`use_thread`)."""
 
-    def __init__(self, engine: Callable[[], AsyncEngine]) -> None:
+    def __init__(
+        self, engine: Callable[[], AsyncEngine], lock_trouble: LockTrouble | None = None
+    ) -> None:
         """``engine``: the database's async engine (raises when it is not open)."""
+        #: The deadlocks and long lock waits met (PostgreSQL; see :mod:`.lock_trouble`).
+        self.lock_trouble = LockTrouble() if lock_trouble is None else lock_trouble
         self._engine = engine
         self._queued: list[_MoveWrite] = []
         self._writer: asyncio.Task[None] | None = None
@@ -391,8 +404,11 @@ class MoveWriter:
                 driver = raw.driver_connection
                 if driver is not None and type(driver).__module__.startswith("asyncpg"):
                     try:
-                        async with driver.transaction():
-                            refused = await _write_moves_asyncpg(driver, batch)
+                        with self.lock_trouble.watch("move batch", waits=False):
+                            async with driver.transaction():
+                                refused = await _write_moves_asyncpg(
+                                    driver, batch, self.lock_trouble
+                                )
                     except sa.exc.SQLAlchemyError:
                         raise
                     except Exception as error:

@@ -25,6 +25,19 @@ from .tables import LIVE_STATUSES, rooms
 #: PostgreSQL: the channel on which a node asking for a room wakes the room's owner
 #: (the payload is the room code; see :meth:`RoomLeases.want_room`).
 HANDOVER_CHANNEL = "cardtable_handover"
+#: Rooms a lease round renews (or a release gives up) in one transaction: a move batch
+#: waits for at most one such transaction's locks.
+LEASE_BATCH = 200
+
+
+def _in_code_order(epochs: dict[str, int], size: int = LEASE_BATCH) -> list[list[tuple[str, int]]]:
+    """``epochs``' rooms in code order, cut into batches of ``size``."""
+    ordered = sorted(epochs.items())
+    return [ordered[start : start + size] for start in range(0, len(ordered), size)]
+
+
+def _held_by(node: str, batch: list[tuple[str, int]]) -> list[sa.ColumnElement[bool]]:
+    return [rooms.c.owner == node, sa.tuple_(rooms.c.code, rooms.c.epoch).in_(batch)]
 
 
 def _claimable_by(node: str, now: float) -> sa.ColumnElement[bool]:
@@ -89,20 +102,18 @@ class RoomLeases(Database):
         """Extend ``node``'s leases of the rooms in ``epochs`` (code: epoch held); returns
         the codes whose lease it no longer holds (taken over, or the room was closed)
         and those another node asked for (see :meth:`want_room`)."""
-        if not epochs:
-            return set(), set()
+        held: dict[str, str | None] = {}
         until = time.time() + lease_seconds
-        async with self._engine().begin() as connection:
-            result = await connection.execute(
-                rooms.update()
-                .where(
-                    rooms.c.owner == node,
-                    sa.tuple_(rooms.c.code, rooms.c.epoch).in_(list(epochs.items())),
+        for batch in _in_code_order(epochs):
+            async with self._engine().begin() as connection:
+                await self._lock_in_code_order(connection, node, batch, "lease renewal")
+                result = await connection.execute(
+                    rooms.update()
+                    .where(*_held_by(node, batch))
+                    .values(lease_until=until)
+                    .returning(rooms.c.code, rooms.c.wanted_by)
                 )
-                .values(lease_until=until)
-                .returning(rooms.c.code, rooms.c.wanted_by)
-            )
-            held = {row.code: row.wanted_by for row in result}
+                held.update((row.code, row.wanted_by) for row in result)
         wanted = {code for code, by in held.items() if by is not None and by != node}
         return set(epochs) - set(held), wanted
 
@@ -169,19 +180,34 @@ class RoomLeases(Database):
         long only the node that asked for each room (``wanted_by``) may claim it, so
         no third node (nor this one) snatches it in between; else (a stop or a drain)
         any node may."""
-        if not epochs:
-            return
         values: dict[str, Any] = {"owner": None, "lease_until": None, "wanted_by": None}
         if reserve_seconds is not None:
             values = {"owner": None, "lease_until": time.time() + reserve_seconds}
-        async with self._engine().begin() as connection:
-            await connection.execute(
-                rooms.update()
-                .where(
-                    rooms.c.owner == node,
-                    sa.tuple_(rooms.c.code, rooms.c.epoch).in_(list(epochs.items())),
+        for batch in _in_code_order(epochs):
+            async with self._engine().begin() as connection:
+                await self._lock_in_code_order(connection, node, batch, "lease release")
+                await connection.execute(
+                    rooms.update().where(*_held_by(node, batch)).values(**values)
                 )
-                .values(**values)
+
+    async def _lock_in_code_order(
+        self, connection: AsyncConnection, node: str, batch: list[tuple[str, int]], what: str
+    ) -> None:
+        """PostgreSQL: lock the rows of ``batch`` in code order before they are updated.
+
+        An ``UPDATE ... WHERE (code, epoch) IN (...)`` locks rows in the order it scans
+        them, the table's physical order, while a move batch locks its rooms by code
+        (see :mod:`.group_commit`): two such orders meeting on the same rows deadlock.
+        Taken first, by code, the locks of both sides come in one order. (SQLite has one
+        writer at a time and no row locks.)"""
+        if not self.is_postgresql:
+            return
+        with self.lock_trouble.watch(f"{what}: SELECT ... ORDER BY code FOR UPDATE"):
+            await connection.execute(
+                sa.select(rooms.c.code)
+                .where(*_held_by(node, batch))
+                .order_by(rooms.c.code)
+                .with_for_update()
             )
 
     async def claimable_rooms(self, node: str, limit: int = 100) -> list[str]:
