@@ -17,12 +17,14 @@ from cardtable.games import game_names, get_game
 from cardtable.i18n import LANGUAGES, catalog, placeholders, translate
 
 SERVER = Path(__file__).parents[2] / "src" / "cardtable" / "server"
-CODE = re.compile(r'(?:RoomError|ProtocolError|_error|error_message)\(\s*"([a-z_]+)"')
+CODE = re.compile(
+    r'(?:ApiError|RoomError|ProtocolError|_error|error_message|too_many)\(\s*"([a-z_]+)"'
+)
 
 
 def server_error_codes() -> set[str]:
     """Every error code the server's sources raise or send."""
-    text = "\n".join(path.read_text(encoding="utf-8") for path in SERVER.glob("*.py"))
+    text = "\n".join(path.read_text(encoding="utf-8") for path in SERVER.rglob("*.py"))
     return set(CODE.findall(text))
 
 

@@ -24,7 +24,8 @@ from starlette.routing import BaseRoute, Route
 from ...core import JSON
 from ...games import game_names, get_game
 from ...statuses import RoomStatus, SeatKind
-from ..edges.http import client_address, error_response, query_limit
+from ..edges.http import client_address, query_limit
+from ..errors import ApiError, too_many
 from ..ladder import bot_player, displayed, ladder_of, level_of_bot, seed, user_player
 from ..ops.limits import AddressBuckets
 from ..rooms.seats import Seat
@@ -63,25 +64,21 @@ class LobbyApi:
 
     async def lobby(self, request: Request) -> Response:
         if not self.buckets.allow(client_address(request)):
-            return error_response(
-                "too_many_requests",
-                "too many lobby look-ups; try again in 1 s",
-                fields={"retry_after": 1},
-            )
+            raise too_many("too_many_requests", "too many lobby look-ups", 1 / PER_SECOND)
         game = request.query_params.get("game")
         known = game_names()
         if game is not None and game not in known:
-            return error_response(
+            raise ApiError(
                 "bad_request",
                 f"game is one of {', '.join(known)}",
-                fields={"field": "game", "allowed": known},
+                {"field": "game", "allowed": known},
             )
         limit = query_limit(request.query_params.get("limit"), DEFAULT_LIMIT, MAX_LIMIT)
         if limit is None:
-            return error_response(
+            raise ApiError(
                 "bad_request",
                 f"limit is a whole number from 1 to {MAX_LIMIT}",
-                fields={"field": "limit", "allowed": f"1-{MAX_LIMIT}"},
+                {"field": "limit", "allowed": f"1-{MAX_LIMIT}"},
             )
         key = (game, limit)
         now = self.clock()

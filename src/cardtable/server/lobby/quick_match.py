@@ -28,8 +28,8 @@ from ...bots.levels import LEVELS
 from ...core import JSON
 from ...display_names import DisplayNameError, clean_name
 from ...statuses import RoomStatus, SeatKind
-from ..edges.http import client_address, error_response, read_body
-from ..errors import RoomError
+from ..edges.http import client_address, read_body
+from ..errors import ApiError, RoomError, too_many
 from ..ladder import BOT_SEEDS, CENTER, bot_player, displayed, ladder_of, seed, user_player
 from ..ops.limits import AddressBuckets
 from ..players.accounts import AccountsApi
@@ -65,34 +65,25 @@ class QuickMatchApi:
         return [Route("/api/quickmatch", self.quick_match, methods=["POST"])]
 
     async def quick_match(self, request: Request) -> Response:
+        address = client_address(request)
+        if not self.buckets.allow(address):
+            raise too_many("too_many_requests", "too many quick matches", 1 / PER_SECOND)
+        body: QuickMatch = await read_body(request, QuickMatch, self.table.config.max_message_bytes)
         try:
-            address = client_address(request)
-            if not self.buckets.allow(address):
-                raise RoomError(
-                    "too_many_requests",
-                    "too many quick matches; try again in 2 s",
-                    {"retry_after": 2},
-                )
-            body: QuickMatch = await read_body(
-                request, QuickMatch, self.table.config.max_message_bytes
-            )
-            try:
-                name = clean_name(body.name)
-            except DisplayNameError as error:
-                raise RoomError("bad_name", str(error), {"field": "name"}) from None
-            ladder = ladder_of(body.game, {"players": body.players}) or body.game
-            found = await self.accounts.session(request, change=False)
-            user = None if found is None else found[1]
-            rating = await self._rating(user, ladder)
-            # One at a time per game: on this node (the lock also keeps the waiters for
-            # the cluster's turn to one connection per game), then on every node.
-            async with (
-                self._locks[body.game],
-                self.table.storage.quick_match_turn(body.game),
-            ):
-                answer = await self._seat(body, name, address, rating, user)
-        except RoomError as error:
-            return error_response(error.code, error.reason, fields=error.fields)
+            name = clean_name(body.name)
+        except DisplayNameError as error:
+            raise ApiError("bad_name", str(error), {"field": "name"}) from None
+        ladder = ladder_of(body.game, {"players": body.players}) or body.game
+        found = await self.accounts.session(request, change=False)
+        user = None if found is None else found[1]
+        rating = await self._rating(user, ladder)
+        # One at a time per game: on this node (the lock also keeps the waiters for
+        # the cluster's turn to one connection per game), then on every node.
+        async with (
+            self._locks[body.game],
+            self.table.storage.quick_match_turn(body.game),
+        ):
+            answer = await self._seat(body, name, address, rating, user)
         answer.update(rating=rating, bot=await self._bot(ladder, rating))
         answer["wait_seconds"] = WAIT_SECONDS
         return JSONResponse(answer, status_code=201 if "host_token" in answer else 200)

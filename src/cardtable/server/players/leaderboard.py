@@ -17,8 +17,8 @@ from starlette.routing import BaseRoute, Route
 
 from ...bots.levels import LEVELS
 from ...core import JSON
-from ..edges.http import client_address, error_response, query_limit
-from ..errors import RoomError
+from ..edges.http import client_address, query_limit
+from ..errors import ApiError, too_many
 from ..ladder import BOT_SEEDS, LADDERS, MIN_GAMES, bot_player, displayed, seed, user_player
 from ..ops.limits import RateLimiter
 from ..rooms.table import Table
@@ -65,10 +65,7 @@ class LeaderboardApi:
         return bucket.allow()
 
     async def leaderboard(self, request: Request) -> Response:
-        try:
-            ladder, limit = self._checked(request)
-        except RoomError as error:
-            return error_response(error.code, error.reason, fields=error.fields)
+        ladder, limit = self._checked(request)
         storage = self.table.storage
         top = await storage.top_players(ladder, MIN_GAMES, limit)
         players = [
@@ -87,21 +84,17 @@ class LeaderboardApi:
     def _checked(self, request: Request) -> tuple[str, int]:
         """The ladder and the number of players asked for, or the refusal."""
         if not self._allowed(client_address(request)):
-            raise RoomError(
-                "too_many_requests",
-                "too many leaderboard look-ups; try again in 1 s",
-                {"retry_after": 1},
-            )
+            raise too_many("too_many_requests", "too many leaderboard look-ups", 1 / PER_SECOND)
         ladder = request.path_params["ladder"]
         if ladder not in LADDERS:
-            raise RoomError(
+            raise ApiError(
                 "no_ladder",
                 f"no ladder {ladder[:32]!r}; the ladders are {', '.join(LADDERS)}",
                 {"field": "ladder", "allowed": list(LADDERS)},
             )
         limit = query_limit(request.query_params.get("limit"), DEFAULT_LIMIT, MAX_LIMIT)
         if limit is None:
-            raise RoomError(
+            raise ApiError(
                 "bad_request",
                 f"limit is a whole number from 1 to {MAX_LIMIT}",
                 {"field": "limit", "allowed": f"1-{MAX_LIMIT}"},

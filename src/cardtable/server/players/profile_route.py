@@ -16,7 +16,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ...display_names import DisplayNameError, clean_name, name_key
-from ..edges.http import client_address, error_response
+from ..edges.http import client_address
+from ..errors import ApiError, too_many
 from ..ladder import MIN_GAMES, user_player
 from ..ops.limits import AddressBuckets
 from ..ratings.profiles import RECENT_GAMES, game_counts, ladder_ratings, recent_games
@@ -43,11 +44,7 @@ class ProfileApi:
 
     async def profile(self, request: Request) -> Response:
         if not self.buckets.allow(client_address(request)):
-            return error_response(
-                "too_many_requests",
-                "too many profile look-ups; try again in 1 s",
-                fields={"retry_after": 1},
-            )
+            raise too_many("too_many_requests", "too many profile look-ups", 1 / PER_SECOND)
         raw = request.path_params["name"]
         storage = self.table.storage
         try:
@@ -55,9 +52,7 @@ class ProfileApi:
         except DisplayNameError:
             user = None
         if user is None:
-            return error_response(
-                "no_player", f"no player is called {raw[:32]!r}", fields={"field": "name"}
-            )
+            raise ApiError("no_player", f"no player is called {raw[:32]!r}", {"field": "name"})
         session = await self.accounts.session(request, change=False)
         owner = session is not None and session[1].id == user.id
         player = user_player(user.id)
