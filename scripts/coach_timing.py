@@ -26,7 +26,7 @@ from cardtable.bots import coaching  # noqa: E402
 from cardtable.bots.review import MEASURES, has_choice  # noqa: E402
 from cardtable.core import Rng  # noqa: E402
 from cardtable.games import get_game  # noqa: E402
-from cardtable.server.botseats import choose_job, judge_job  # noqa: E402
+from cardtable.server.rooms.bot_seats import choose_job, judge_job  # noqa: E402
 
 
 def main() -> int:
