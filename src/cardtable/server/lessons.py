@@ -21,14 +21,15 @@ import time
 from collections.abc import Callable
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ..core import JSON
 from ..lessons import IllegalStepMoveError, LessonError, Step, lesson_of, run_step, text_keys
-from .edges.http import client_address, read_body
+from .edges.bodies import StrictModel, read_body
+from .edges.http import client_address
 from .errors import ApiError, refusal_fields, too_many
 from .ops.limits import AddressBuckets
 
@@ -40,12 +41,10 @@ MAX_BODY = 1024
 MAX_MOVES = 16
 
 
-class StepRequest(BaseModel):
+class StepRequest(StrictModel):
     """Body of ``POST /api/lessons/{game}/steps/{n}``: the learner's moves in the step."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-
-    moves: Annotated[list[int], Field(max_length=MAX_MOVES)] = []
+    moves: Annotated[list[int], Field(max_length=MAX_MOVES)] = Field(default_factory=list)
 
 
 def step_outline(game: str, step: Step) -> JSON:
@@ -91,7 +90,7 @@ class LessonsApi:
             raw = request.path_params["number"]
             if not (raw.isdigit() and len(raw) <= 3):
                 raise LessonError("step", f"step is a number from 0 to {len(lesson.steps) - 1}")
-            body: StepRequest = await read_body(request, StepRequest, MAX_BODY)
+            body = await read_body(request, StepRequest, MAX_BODY)
             run = run_step(lesson, int(raw), body.moves)
         except LessonError as error:
             raise _lesson_refused(error) from None

@@ -1,14 +1,11 @@
 """What every HTTP route of the server shares: a refusal (:class:`ApiError`) as a JSON
 answer with its status and ``Retry-After`` (the app's one exception handler, whichever
-route raised it), the client's address, a request body read into its model, and a
-``?limit=`` query parameter.
+route raised it), the client's address and a ``?limit=`` query parameter (a body is
+read by :mod:`cardtable.server.edges.bodies`).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.websockets import WebSocket
@@ -40,25 +37,6 @@ def client_address(request: Request | WebSocket) -> str:
     comes from a header: PostgreSQL, unlike SQLite, refuses a longer string)."""
     host = request.client.host if request.client is not None else "unknown"
     return host[:CLIENT_LENGTH]
-
-
-def describe(error: ValidationError) -> str:
-    """A short readable summary of a validation error that never echoes the input."""
-    parts = []
-    for item in error.errors(include_input=False, include_url=False)[:3]:
-        where = ".".join(str(part) for part in item["loc"]) or "message"
-        parts.append(f"{where}: {item['msg']}")
-    return "; ".join(parts)[:300]
-
-
-async def read_body(request: Request, model: type[BaseModel], limit: int) -> Any:
-    raw = await request.body()
-    if len(raw) > limit:
-        raise ApiError("payload_too_large", f"a request body holds at most {limit} bytes")
-    try:
-        return model.model_validate_json(raw or b"{}")
-    except ValidationError as error:
-        raise ApiError("bad_request", describe(error)) from None
 
 
 def query_limit(raw: str | None, default: int, maximum: int) -> int | None:

@@ -28,7 +28,8 @@ from ...bots.levels import LEVELS
 from ...core import JSON
 from ...display_names import DisplayNameError, clean_name
 from ...statuses import RoomStatus, SeatKind
-from ..edges.http import client_address, read_body
+from ..edges.bodies import read_body
+from ..edges.http import client_address
 from ..errors import ApiError, RoomError, too_many
 from ..ladder import BOT_SEEDS, CENTER, bot_player, displayed, ladder_of, seed, user_player
 from ..ops.limits import AddressBuckets
@@ -68,7 +69,7 @@ class QuickMatchApi:
         address = client_address(request)
         if not self.buckets.allow(address):
             raise too_many("too_many_requests", "too many quick matches", 1 / PER_SECOND)
-        body: QuickMatch = await read_body(request, QuickMatch, self.table.config.max_message_bytes)
+        body = await read_body(request, QuickMatch, self.table.config.max_message_bytes)
         try:
             name = clean_name(body.name)
         except DisplayNameError as error:

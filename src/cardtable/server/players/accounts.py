@@ -24,14 +24,15 @@ import time
 from collections.abc import Callable
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ...core import JSON
 from ...display_names import DisplayNameError, clean_name, name_key
-from ..edges.http import client_address, read_body
+from ..edges.bodies import StrictModel, read_body
+from ..edges.http import client_address
 from ..edges.sessions import (
     clear_session_cookie,
     cookie_token,
@@ -56,25 +57,21 @@ NEUTRAL_NAME = "Former player"
 SWEEP_SECONDS = 3600.0
 
 
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-
-
-class Credentials(_Body):
+class Credentials(StrictModel):
     name: Annotated[str, Field(max_length=200)]
     password: Annotated[str, Field(max_length=1024)]
 
 
-class Password(_Body):
+class Password(StrictModel):
     password: Annotated[str, Field(max_length=1024)]
 
 
-class SeatToken(_Body):
+class SeatToken(StrictModel):
     code: Annotated[str, Field(max_length=16)]
     token: Annotated[str, Field(max_length=200)]
 
 
-class Claim(_Body):
+class Claim(StrictModel):
     seats: Annotated[list[SeatToken], Field(min_length=1, max_length=50)]
 
 
@@ -232,7 +229,7 @@ class AccountsApi:
 
     async def register(self, request: Request) -> Response:
         await self.count(f"register:{client_address(request)}", self.config.register_per_address)
-        body: Credentials = await read_body(request, Credentials, self.limit)
+        body = await read_body(request, Credentials, self.limit)
         name = _new_name(body.name)
         password = _password(body.password)
         key, look = name_key(name), skeleton_hash(name)
@@ -252,7 +249,7 @@ class AccountsApi:
     async def signin(self, request: Request) -> Response:
         address_counter = f"signin:{client_address(request)}"
         await self.count(address_counter, self.config.signin_per_address)
-        body: Credentials = await read_body(request, Credentials, self.limit)
+        body = await read_body(request, Credentials, self.limit)
         name, password = _name(body.name), _password(body.password)
         key = name_key(name)
         counter = self.name_counter(key)
@@ -286,7 +283,7 @@ class AccountsApi:
 
     async def claim(self, request: Request) -> Response:
         _token, user = await self.signed_in(request)
-        body: Claim = await read_body(request, Claim, self.limit)
+        body = await read_body(request, Claim, self.limit)
         claimed: list[JSON] = []
         refused: list[JSON] = []
         for entry in body.seats:
@@ -318,7 +315,7 @@ class AccountsApi:
 
     async def delete(self, request: Request) -> Response:
         _token, user = await self.signed_in(request)
-        body: Password = await read_body(request, Password, self.limit)
+        body = await read_body(request, Password, self.limit)
         password = _password(body.password)
         await self.count(self.name_counter(name_key(user.name)), self.config.signin_per_name)
         if not await self.passwords.verify(user.password_hash, password):

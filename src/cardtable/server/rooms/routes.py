@@ -26,7 +26,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ...core import JSON
-from ..edges.http import client_address, read_body
+from ..edges.bodies import read_body
+from ..edges.http import client_address
 from ..edges.lookups import ClusterLookups
 from ..errors import ApiError, RoomError, too_many
 from ..ladder import ladder_of
@@ -142,7 +143,7 @@ class RoomsApi:
         return Response(self.table.metrics.render(self.table), media_type=METRICS_CONTENT_TYPE)
 
     async def create_room(self, request: Request) -> Response:
-        body: CreateRoom = await read_body(request, CreateRoom, self.limit)
+        body = await read_body(request, CreateRoom, self.limit)
         created = await self.table.create_room(
             body.game,
             body.options,
@@ -166,7 +167,7 @@ class RoomsApi:
 
     async def join_room(self, request: Request) -> Response:
         room = await self.room_or_error(request)
-        body: JoinRoom = await read_body(request, JoinRoom, self.limit)
+        body = await read_body(request, JoinRoom, self.limit)
         await self.refuse_second_seat(request, room)
         seat, token = await room.lobby.join(body.name, body.seat)
         return JSONResponse(
