@@ -60,15 +60,16 @@ def create_app(config: ServerConfig | None = None, *, front: Sequence[BaseRoute]
         config.lookup_window,
     )
     accounts = AccountsApi(table)
+    signed_in = accounts.user  # the one way a route learns who is signed in
     routes = [
         *front,
-        *RoomsApi(table, lookups, accounts.user).routes(),
+        *RoomsApi(table, lookups, signed_in).routes(),
         *accounts.routes(),
-        *LeaderboardApi(table, accounts).routes(),
+        *LeaderboardApi(table, signed_in).routes(),
         *LobbyApi(table).routes(),
         *LessonsApi().routes(),
-        *ProfileApi(table, accounts).routes(),
-        *QuickMatchApi(table, accounts).routes(),
+        *ProfileApi(table, signed_in).routes(),
+        *QuickMatchApi(table, signed_in).routes(),
         *TableSocket(table, lookups).routes(),
     ]
     app = Starlette(

@@ -30,10 +30,10 @@ from ...display_names import DisplayNameError, clean_name
 from ...statuses import RoomStatus, SeatKind
 from ..edges.bodies import read_body
 from ..edges.http import client_address
+from ..edges.sessions import SignedIn
 from ..errors import ApiError, RoomError, too_many
 from ..ladder import BOT_SEEDS, CENTER, bot_player, displayed, ladder_of, seed, user_player
 from ..ops.limits import AddressBuckets
-from ..players.accounts import AccountsApi
 from ..rooms.protocol import QuickMatch
 from ..rooms.table import Table
 from ..storage.public_rooms import PublicRoom
@@ -55,10 +55,10 @@ class QuickMatchApi:
     """ "Play now" on one table."""
 
     def __init__(
-        self, table: Table, accounts: AccountsApi, clock: Callable[[], float] = time.monotonic
+        self, table: Table, signed_in: SignedIn, clock: Callable[[], float] = time.monotonic
     ) -> None:
         self.table = table
-        self.accounts = accounts
+        self.signed_in = signed_in
         self.buckets = AddressBuckets(PER_SECOND, BURST, clock)
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
 
@@ -75,8 +75,7 @@ class QuickMatchApi:
         except DisplayNameError as error:
             raise ApiError("bad_name", str(error), {"field": "name"}) from None
         ladder = ladder_of(body.game, {"players": body.players}) or body.game
-        found = await self.accounts.session(request, change=False)
-        user = None if found is None else found[1]
+        user = await self.signed_in(request)
         rating = await self._rating(user, ladder)
         # One at a time per game: on this node (the lock also keeps the waiters for
         # the cluster's turn to one connection per game), then on every node.

@@ -159,13 +159,16 @@ class AccountsApi:
         return token, user
 
     async def user(self, request: Request) -> UserRecord | None:
-        """The account the request's session names, or None (a guest)."""
+        """The account the request's session names, or None (a guest): how every route
+        learns who is signed in (handed to the others as
+        :data:`~cardtable.server.edges.sessions.SignedIn`)."""
         found = await self.session(request, change=False)
         return None if found is None else found[1]
 
-    async def signed_in(self, request: Request) -> tuple[str, UserRecord]:
-        """The session of an account endpoint's request (counted against the address's
-        limit first), else ``not_signed_in``."""
+    async def required_session(self, request: Request) -> tuple[str, UserRecord]:
+        """The session an account endpoint acts on, its token with its account (counted
+        against the address's limit first, its CSRF token checked), else
+        ``not_signed_in``."""
         self.count_session_read(request)
         found = await self.session(request, change=True)
         if found is None:
@@ -275,14 +278,14 @@ class AccountsApi:
         return response
 
     async def signout_everywhere(self, request: Request) -> Response:
-        _token, user = await self.signed_in(request)
+        _token, user = await self.required_session(request)
         closed = await self.storage.delete_sessions_of(user.id)
         response = JSONResponse({"signed_in": False, "sessions_closed": closed})
         clear_session_cookie(response, request)
         return response
 
     async def claim(self, request: Request) -> Response:
-        _token, user = await self.signed_in(request)
+        _token, user = await self.required_session(request)
         body = await read_body(request, Claim, self.limit)
         claimed: list[JSON] = []
         refused: list[JSON] = []
@@ -314,7 +317,7 @@ class AccountsApi:
                 log.warning("room %s: a deleted account's seat kept its name", code)
 
     async def delete(self, request: Request) -> Response:
-        _token, user = await self.signed_in(request)
+        _token, user = await self.required_session(request)
         body = await read_body(request, Password, self.limit)
         password = _password(body.password)
         await self.count(self.name_counter(name_key(user.name)), self.config.signin_per_name)

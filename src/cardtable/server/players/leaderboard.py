@@ -18,12 +18,12 @@ from starlette.routing import BaseRoute, Route
 from ...bots.levels import LEVELS
 from ...core import JSON
 from ..edges.http import client_address, query_limit
+from ..edges.sessions import SignedIn
 from ..errors import ApiError, too_many
 from ..ladder import BOT_SEEDS, LADDERS, MIN_GAMES, bot_player, displayed, seed, user_player
-from ..ops.limits import RateLimiter
+from ..ops.limits import AddressBuckets
 from ..rooms.table import Table
 from ..storage.ratings import RatingRow
-from .accounts import AccountsApi
 
 #: Players listed by default, and at most.
 DEFAULT_LIMIT = 50
@@ -31,8 +31,6 @@ MAX_LIMIT = 100
 #: Per address: this many look-ups at once, then this many a second.
 BURST = 20
 PER_SECOND = 2.0
-#: Addresses remembered at most (the fullest buckets are forgotten first).
-MAX_ADDRESSES = 10_000
 
 
 def _standing(row: RatingRow) -> JSON:
@@ -44,25 +42,14 @@ class LeaderboardApi:
     """The leaderboards of one table."""
 
     def __init__(
-        self, table: Table, accounts: AccountsApi, clock: Callable[[], float] = time.monotonic
+        self, table: Table, signed_in: SignedIn, clock: Callable[[], float] = time.monotonic
     ) -> None:
         self.table = table
-        self.accounts = accounts
-        self.clock = clock
-        self._buckets: dict[str, RateLimiter] = {}
+        self.signed_in = signed_in
+        self.buckets = AddressBuckets(PER_SECOND, BURST, clock)
 
     def routes(self) -> list[BaseRoute]:
         return [Route("/api/leaderboard/{ladder}", self.leaderboard)]
-
-    def _allowed(self, address: str) -> bool:
-        bucket = self._buckets.get(address)
-        if bucket is None:
-            if len(self._buckets) >= MAX_ADDRESSES:
-                full = [a for a, b in self._buckets.items() if b.tokens >= b.burst - 1]
-                for old in full or list(self._buckets)[: MAX_ADDRESSES // 10]:
-                    del self._buckets[old]
-            bucket = self._buckets[address] = RateLimiter(PER_SECOND, BURST, self.clock)
-        return bucket.allow()
 
     async def leaderboard(self, request: Request) -> Response:
         ladder, limit = self._checked(request)
@@ -83,7 +70,7 @@ class LeaderboardApi:
 
     def _checked(self, request: Request) -> tuple[str, int]:
         """The ladder and the number of players asked for, or the refusal."""
-        if not self._allowed(client_address(request)):
+        if not self.buckets.allow(client_address(request)):
             raise too_many("too_many_requests", "too many leaderboard look-ups", 1 / PER_SECOND)
         ladder = request.path_params["ladder"]
         if ladder not in LADDERS:
@@ -120,10 +107,9 @@ class LeaderboardApi:
 
     async def _you(self, request: Request, ladder: str) -> JSON | None:
         """The signed-in player's standing (None for a guest); ``rank`` once listed."""
-        found = await self.accounts.session(request, change=False)
-        if found is None:
+        user = await self.signed_in(request)
+        if user is None:
             return None
-        user = found[1]
         storage = self.table.storage
         rows = await storage.ladder_rows(ladder, [user_player(user.id)])
         if not rows:

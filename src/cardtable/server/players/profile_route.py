@@ -17,12 +17,12 @@ from starlette.routing import BaseRoute, Route
 
 from ...display_names import DisplayNameError, clean_name, name_key
 from ..edges.http import client_address
+from ..edges.sessions import SignedIn
 from ..errors import ApiError, too_many
 from ..ladder import MIN_GAMES, user_player
 from ..ops.limits import AddressBuckets
 from ..ratings.profiles import RECENT_GAMES, game_counts, ladder_ratings, recent_games
 from ..rooms.table import Table
-from .accounts import AccountsApi
 
 #: Per address: this many look-ups at once, then this many a second.
 BURST = 20
@@ -33,10 +33,10 @@ class ProfileApi:
     """The players' profiles of one table."""
 
     def __init__(
-        self, table: Table, accounts: AccountsApi, clock: Callable[[], float] = time.monotonic
+        self, table: Table, signed_in: SignedIn, clock: Callable[[], float] = time.monotonic
     ) -> None:
         self.table = table
-        self.accounts = accounts
+        self.signed_in = signed_in
         self.buckets = AddressBuckets(PER_SECOND, BURST, clock)
 
     def routes(self) -> list[BaseRoute]:
@@ -53,8 +53,8 @@ class ProfileApi:
             user = None
         if user is None:
             raise ApiError("no_player", f"no player is called {raw[:32]!r}", {"field": "name"})
-        session = await self.accounts.session(request, change=False)
-        owner = session is not None and session[1].id == user.id
+        reader = await self.signed_in(request)
+        owner = reader is not None and reader.id == user.id
         player = user_player(user.id)
         played = await storage.played_games(user.id)
         rows = await storage.ratings_of(player)

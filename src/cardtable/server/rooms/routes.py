@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -29,10 +29,11 @@ from ...core import JSON
 from ..edges.bodies import read_body
 from ..edges.http import client_address
 from ..edges.lookups import ClusterLookups
+from ..edges.sessions import SignedIn
 from ..errors import ApiError, RoomError, too_many
 from ..ladder import ladder_of
 from ..ops.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
-from ..storage.records import GameRecord, UserRecord
+from ..storage.records import GameRecord
 from ..tokens import normalize_code
 from .protocol import CreateRoom, JoinRoom
 from .replays import game_summary, replay_log, replay_step
@@ -53,7 +54,7 @@ class RoomsApi:
         self,
         table: Table,
         lookups: ClusterLookups,
-        signed_in: Callable[[Request], Awaitable[UserRecord | None]] | None = None,
+        signed_in: SignedIn,
     ) -> None:
         self.table = table
         #: The account a request's session cookie names, if any (the accounts' API).
@@ -179,7 +180,7 @@ class RoomsApi:
         and its rules are a ladder's: one player in two seats of a rated game could hand
         one seat's game to the other (a claim refuses it too, and the game would be
         unrated: docs/players.md#ratings)."""
-        if self.signed_in is None or ladder_of(room.game.name, room.rules.to_json()) is None:
+        if ladder_of(room.game.name, room.rules.to_json()) is None:
             return
         user = await self.signed_in(request)
         if user is not None and await self.table.storage.seats_in_room(user.id, room.code):
