@@ -5,6 +5,7 @@ the issue: a rated result replayed twice, one account in two seats of a rated ta
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -14,7 +15,10 @@ import sqlalchemy as sa
 from cardtable.games import get_game
 from cardtable.server.ladder import (
     BOT_SEEDS,
+    LADDERS,
     MAX_STAND_IN_MOVES,
+    Ladder,
+    Unrated,
     displayed,
     ladder_of,
     rate,
@@ -74,6 +78,17 @@ def stored_rules(game: str, options: dict[str, Any]) -> dict[str, Any]:
 def test_verdict_rates_accounts_against_bot_levels():
     judged = verdict("skyjo", {"players": 2}, [HUMAN, bot("hard")], WON, {0: 7})
     assert (judged.ladder, judged.players, judged.reason) == ("skyjo", ("user:7", "bot:hard"), None)
+
+
+def test_ladders_and_reasons_travel_as_the_protocol_s_words():
+    """Enums in the server, the same strings in JSON (docs/protocol.md, ``rated``)."""
+    assert [str(ladder) for ladder in LADDERS] == ["skyjo", "skipbo", "skipbo-teams"]
+    teams = ladder_of("skipbo", stored_rules("skipbo", {"players": 4, "teams": True}))
+    assert teams is Ladder.SKIPBO_TEAMS
+    unrated = verdict("skyjo", {"players": 2}, [HUMAN, HUMAN], WON, {0: 7})
+    assert unrated.reason is Unrated.GUEST_SEAT
+    told = json.dumps({"ladder": teams, "reason": unrated.reason})
+    assert json.loads(told) == {"ladder": "skipbo-teams", "reason": "guest_seat"}
 
 
 @pytest.mark.parametrize(

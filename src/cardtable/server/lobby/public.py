@@ -26,7 +26,7 @@ from ...games import game_names, get_game
 from ...statuses import RoomStatus, SeatKind
 from ..edges.http import client_address, query_limit
 from ..errors import ApiError, too_many
-from ..ladder import bot_player, displayed, ladder_of, level_of_bot, seed, user_player
+from ..ladder import Ladder, bot_player, displayed, ladder_of, level_of_bot, seed, user_player
 from ..ops.limits import AddressBuckets
 from ..rooms.seats import Seat
 from ..rooms.table import Table
@@ -110,7 +110,7 @@ async def seat_ratings(
 ) -> dict[tuple[str, int], int | None]:
     """(room, seat) -> the displayed rating of who sits there (missing: none)."""
     claims = await storage.seat_claims_of([room.code for room in listed])
-    wanted: dict[str, dict[tuple[str, int], str]] = {}
+    wanted: dict[Ladder, dict[tuple[str, int], str]] = {}
     for room in listed:
         ladder = ladder_of(room.game, room.rules)
         if ladder is None:

@@ -20,7 +20,7 @@ from ...core import JSON
 from ..edges.http import client_address, query_limit
 from ..edges.sessions import SignedIn
 from ..errors import ApiError, too_many
-from ..ladder import BOT_SEEDS, LADDERS, MIN_GAMES, bot_player, displayed, seed, user_player
+from ..ladder import BOT_SEEDS, LADDERS, MIN_GAMES, Ladder, bot_player, displayed, seed, user_player
 from ..ops.limits import AddressBuckets
 from ..rooms.table import Table
 from ..storage.ratings import RatingRow
@@ -68,15 +68,15 @@ class LeaderboardApi:
         }
         return JSONResponse(body)
 
-    def _checked(self, request: Request) -> tuple[str, int]:
+    def _checked(self, request: Request) -> tuple[Ladder, int]:
         """The ladder and the number of players asked for, or the refusal."""
         if not self.buckets.allow(client_address(request)):
             raise too_many("too_many_requests", "too many leaderboard look-ups", 1 / PER_SECOND)
-        ladder = request.path_params["ladder"]
-        if ladder not in LADDERS:
+        asked = request.path_params["ladder"]
+        if asked not in LADDERS:
             raise ApiError(
                 "no_ladder",
-                f"no ladder {ladder[:32]!r}; the ladders are {', '.join(LADDERS)}",
+                f"no ladder {asked[:32]!r}; the ladders are {', '.join(LADDERS)}",
                 {"field": "ladder", "allowed": list(LADDERS)},
             )
         limit = query_limit(request.query_params.get("limit"), DEFAULT_LIMIT, MAX_LIMIT)
@@ -86,7 +86,7 @@ class LeaderboardApi:
                 f"limit is a whole number from 1 to {MAX_LIMIT}",
                 {"field": "limit", "allowed": f"1-{MAX_LIMIT}"},
             )
-        return ladder, limit
+        return Ladder(asked), limit
 
     async def _bots(self, ladder: str) -> list[JSON]:
         """Every bot level: its rating (its seed until its first rated game) and the

@@ -16,7 +16,7 @@ from typing import Any
 
 from ...core import JSON
 from ...statuses import SeatKind
-from ..ladder import bot_player, displayed, ladder_of, level_of_bot, user_player
+from ..ladder import Ladder, bot_player, displayed, ladder_of, level_of_bot, user_player
 from ..storage.profiles import DETAILED_GAMES, LadderRating, PlayedGame
 
 #: Recent games listed on a profile (those read with their seats), and rating history
@@ -25,7 +25,11 @@ RECENT_GAMES = DETAILED_GAMES
 HISTORY_POINTS = 200
 
 #: A ladder's variant as a profile names it: the standard rules of a ladder.
-_LADDER_VARIANT = {"skyjo": "standard", "skipbo": "standard", "skipbo-teams": "teams"}
+_LADDER_VARIANT = {
+    Ladder.SKYJO: "standard",
+    Ladder.SKIPBO: "standard",
+    Ladder.SKIPBO_TEAMS: "teams",
+}
 #: Any other rules.
 CUSTOM = "custom"
 
