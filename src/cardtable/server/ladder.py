@@ -94,6 +94,16 @@ def level_of_bot(bot: str | None) -> str | None:
     return _LEVEL_OF_BOT.get(str(bot))
 
 
+def seat_player(seat: Mapping[str, Any], claim: int | None) -> str | None:
+    """Who sits in a seat as the ladders know them: a bot's level (``bot:hard``), the
+    account that claimed a person's seat (``user:7``; ``claim``: its id), else None (a
+    bot without a level, a guest)."""
+    if seat.get("kind") == SeatKind.BOT:
+        level = level_of_bot(seat.get("bot"))
+        return None if level is None else bot_player(level)
+    return None if claim is None else user_player(claim)
+
+
 def displayed(mu: float, sigma: float) -> tuple[int, int]:
     """The rating and its ± (about 95%) as shown: ``1500 + F (mu - 25)``, ``2 F sigma``."""
     return round(CENTER + SCALE * (mu - MU)), round(2 * SCALE * sigma)
@@ -169,15 +179,11 @@ def verdict(
         return _unrated(Unrated.BLOCKED)
     players: list[str] = []
     for index, seat in enumerate(seats):
-        if seat.get("kind") == SeatKind.BOT:
-            level = _LEVEL_OF_BOT.get(str(seat.get("bot")))
-            if level is None:
-                return _unrated(Unrated.UNRATED_BOT)
-            players.append(bot_player(level))
-        elif index in claims:
-            players.append(user_player(claims[index]))
-        else:
-            return _unrated(Unrated.GUEST_SEAT)
+        player = seat_player(seat, claims.get(index))
+        if player is None:
+            bot = seat.get("kind") == SeatKind.BOT
+            return _unrated(Unrated.UNRATED_BOT if bot else Unrated.GUEST_SEAT)
+        players.append(player)
     people = [player for player in players if player.startswith("user:")]
     if not people:
         return _unrated(Unrated.NO_ACCOUNT)

@@ -26,13 +26,12 @@ from ...games import game_names, get_game
 from ...statuses import RoomStatus, SeatKind
 from ..edges.http import client_address, query_limit
 from ..errors import ApiError, too_many
-from ..ladder import Ladder, bot_player, displayed, ladder_of, level_of_bot, seed, user_player
+from ..ladder import Ladder, ladder_of, seat_player
 from ..ops.limits import AddressBuckets
 from ..rooms.seats import Seat
 from ..rooms.table import Table
 from ..rooms.table_options import TableOptions
 from ..storage.public_rooms import PublicRoom
-from ..storage.ratings import RatingRow
 from ..storage.store import Storage
 
 #: Rooms listed of each kind by default, and at most.
@@ -116,27 +115,15 @@ async def seat_ratings(
         if ladder is None:
             continue
         for index, data in enumerate(room.seats):
-            player = _player(room.code, index, data, claims)
+            player = seat_player(data, claims.get((room.code, index)))
             if player is not None:
                 wanted.setdefault(ladder, {})[(room.code, index)] = player
     found: dict[tuple[str, int], int | None] = {}
     for ladder, players in wanted.items():
-        rows = await storage.ladder_rows(ladder, sorted(set(players.values())))
-        by_player: dict[str, RatingRow] = {row.player: row for row in rows}
+        rows = await storage.ratings_or_seeds(ladder, players.values())
         for key, player in players.items():
-            row = by_player.get(player)
-            mu, sigma = seed(ladder, player) if row is None else (row.mu, row.sigma)
-            found[key] = displayed(mu, sigma)[0]
+            found[key] = rows[player].shown()[0]
     return found
-
-
-def _player(code: str, index: int, data: JSON, claims: dict[tuple[str, int], int]) -> str | None:
-    """The ladder's player of a seat: a bot level, an account that claimed it, or None."""
-    if data.get("kind") == SeatKind.BOT:
-        level = level_of_bot(data.get("bot"))
-        return None if level is None else bot_player(level)
-    user = claims.get((code, index))
-    return None if user is None else user_player(user)
 
 
 def seats_free(room: PublicRoom) -> int:

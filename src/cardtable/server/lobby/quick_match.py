@@ -32,7 +32,7 @@ from ..edges.bodies import read_body
 from ..edges.http import client_address
 from ..edges.sessions import SignedIn
 from ..errors import ApiError, RoomError, too_many
-from ..ladder import BOT_SEEDS, CENTER, bot_player, displayed, ladder_of, seed, user_player
+from ..ladder import BOT_SEEDS, CENTER, bot_player, ladder_of, user_player
 from ..ops.limits import AddressBuckets
 from ..rooms.protocol import QuickMatch
 from ..rooms.table import Table
@@ -93,9 +93,8 @@ class QuickMatchApi:
         if user is None or ladder not in BOT_SEEDS:
             return CENTER
         player = user_player(user.id)
-        rows = await self.table.storage.ladder_rows(ladder, [player])
-        mu, sigma = (rows[0].mu, rows[0].sigma) if rows else seed(ladder, player)
-        return displayed(mu, sigma)[0]
+        rows = await self.table.storage.ratings_or_seeds(ladder, [player])
+        return rows[player].shown()[0]
 
     async def _seat(
         self, body: QuickMatch, name: str, address: str, rating: int, user: UserRecord | None
@@ -168,12 +167,8 @@ class QuickMatchApi:
         levels = list(BOT_SEEDS.get(ladder, {}))
         if not levels:
             return None
-        rows = await self.table.storage.ladder_rows(ladder, [bot_player(lv) for lv in levels])
-        by_player = {row.player: row for row in rows}
-        shown = {}
-        for level in levels:
-            row = by_player.get(bot_player(level))
-            mu, sigma = seed(ladder, bot_player(level)) if row is None else (row.mu, row.sigma)
-            shown[level] = displayed(mu, sigma)[0]
+        storage = self.table.storage
+        rows = await storage.ratings_or_seeds(ladder, [bot_player(lv) for lv in levels])
+        shown = {level: rows[bot_player(level)].shown()[0] for level in levels}
         level = min(levels, key=lambda lv: (abs(shown[lv] - rating), shown[lv]))
         return {"level": level, "bot": LEVELS[level], "rating": shown[level]}

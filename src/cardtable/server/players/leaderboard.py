@@ -20,7 +20,7 @@ from ...core import JSON
 from ..edges.http import client_address, query_limit
 from ..edges.sessions import SignedIn
 from ..errors import ApiError, too_many
-from ..ladder import BOT_SEEDS, LADDERS, MIN_GAMES, Ladder, bot_player, displayed, seed, user_player
+from ..ladder import BOT_SEEDS, LADDERS, MIN_GAMES, Ladder, bot_player, user_player
 from ..ops.limits import AddressBuckets
 from ..rooms.table import Table
 from ..storage.ratings import RatingRow
@@ -34,7 +34,7 @@ PER_SECOND = 2.0
 
 
 def _standing(row: RatingRow) -> JSON:
-    rating, plus_minus = displayed(row.mu, row.sigma)
+    rating, plus_minus = row.shown()
     return {"rating": rating, "plus_minus": plus_minus, "games": row.games, "wins": row.wins}
 
 
@@ -92,13 +92,11 @@ class LeaderboardApi:
         """Every bot level: its rating (its seed until its first rated game) and the
         place it would have among the listed players."""
         levels = list(BOT_SEEDS[ladder])
-        found = await self.table.storage.ladder_rows(ladder, [bot_player(lv) for lv in levels])
-        rows = {row.player: row for row in found}
+        storage = self.table.storage
+        rows = await storage.ratings_or_seeds(ladder, [bot_player(lv) for lv in levels])
         bots = []
         for level in levels:
-            player = bot_player(level)
-            mu, sigma = seed(ladder, player)
-            row = rows.get(player) or RatingRow(player, None, mu, sigma, 0, 0)
+            row = rows[bot_player(level)]
             above = await self.table.storage.people_above(ladder, MIN_GAMES, row.mu, row.sigma)
             entry = {"level": level, "bot": LEVELS[level], "place": above + 1}
             bots.append({**entry, **_standing(row)})
