@@ -23,7 +23,7 @@ from starlette.routing import BaseRoute, Route
 
 from ...core import JSON
 from ...games import game_names, get_game
-from ...statuses import RoomStatus, SeatKind
+from ...statuses import RoomStatus
 from ..edges.http import client_address, query_limit
 from ..errors import ApiError, too_many
 from ..ladder import Ladder, ladder_of, seat_player
@@ -33,6 +33,7 @@ from ..rooms.table import Table
 from ..rooms.table_options import TableOptions
 from ..storage.public_rooms import PublicRoom
 from ..storage.store import Storage
+from .choice import seats_free
 
 #: Rooms listed of each kind by default, and at most.
 DEFAULT_LIMIT = 50
@@ -124,14 +125,6 @@ async def seat_ratings(
         for key, player in players.items():
             found[key] = rows[player].shown()[0]
     return found
-
-
-def seats_free(room: PublicRoom) -> int:
-    return sum(1 for data in room.seats if _is_free(data))
-
-
-def _is_free(data: JSON) -> bool:
-    return data.get("kind") == SeatKind.HUMAN and data.get("token_hash") is None
 
 
 def _entry(

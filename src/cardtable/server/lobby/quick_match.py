@@ -8,9 +8,11 @@ default) with every seat human, the player seated and its host, for the people w
 press "Play now" next. The answer names the bot level whose displayed rating is the
 closest to the player's: after a wait the host may give it the empty seats.
 
-One node's quick matches of a game run one at a time, so two players pressing "Play
-now" together on one node land at one table. Limited per client address; a new
-room counts against the address's live rooms like any other.
+The choice is :mod:`cardtable.server.lobby.choice`, pure; here the rooms and the
+ratings are read and the player seated. One node's quick matches of a game run one at
+a time, so two players pressing "Play now" together on one node land at one table.
+Limited per client address; a new room counts against the address's live rooms like
+any other.
 """
 
 from __future__ import annotations
@@ -38,7 +40,8 @@ from ..rooms.protocol import QuickMatch
 from ..rooms.table import Table
 from ..storage.public_rooms import PublicRoom
 from ..storage.records import UserRecord
-from .public import MAX_READ, seat_ratings, seats_free
+from .choice import closest_level, open_rooms, ranked
+from .public import MAX_READ, seat_ratings
 
 #: Per address: this many quick matches at once, then one every this many seconds.
 BURST = 5
@@ -143,24 +146,12 @@ class QuickMatchApi:
         }
 
     async def _ranked(self, game: str, players: int, rating: int) -> list[PublicRoom]:
-        """The open public rooms of ``game`` for ``players``, the best for ``rating`` first."""
-        waiting = await self.table.storage.public_rooms(RoomStatus.LOBBY, game, MAX_READ, players)
-        rooms = [
-            room
-            for room in waiting
-            if seats_free(room) > 0 and room.rules.get("players") == players
-        ]
-        ratings = await seat_ratings(self.table.storage, rooms)
-
-        def key(room: PublicRoom) -> tuple[int, float, int, float]:
-            seated = [i for i, data in enumerate(room.seats) if data.get("token_hash")]
-            if not seated:
-                return (1, 0.0, seats_free(room), room.created_at)
-            values = [ratings.get((room.code, i)) or CENTER for i in seated]
-            distance = abs(sum(values) / len(values) - rating)
-            return (0, distance, seats_free(room), room.created_at)
-
-        return sorted(rooms, key=key)
+        """The open public rooms of ``game`` for ``players``, the best for ``rating``
+        first (:func:`~cardtable.server.lobby.choice.ranked`)."""
+        storage = self.table.storage
+        waiting = await storage.public_rooms(RoomStatus.LOBBY, game, MAX_READ, players)
+        rooms = open_rooms(waiting, players)
+        return ranked(rooms, await seat_ratings(storage, rooms), rating)
 
     async def _bot(self, ladder: str, rating: int) -> JSON | None:
         """The bot level whose displayed rating is the closest to ``rating``."""
@@ -170,5 +161,5 @@ class QuickMatchApi:
         storage = self.table.storage
         rows = await storage.ratings_or_seeds(ladder, [bot_player(lv) for lv in levels])
         shown = {level: rows[bot_player(level)].shown()[0] for level in levels}
-        level = min(levels, key=lambda lv: (abs(shown[lv] - rating), shown[lv]))
+        level = closest_level(shown, rating)
         return {"level": level, "bot": LEVELS[level], "rating": shown[level]}
