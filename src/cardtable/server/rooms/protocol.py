@@ -14,6 +14,7 @@ from pydantic import Field, TypeAdapter, ValidationError
 from ...core import JSON
 from ...statuses import SeatKind
 from ..edges.bodies import StrictModel, describe
+from ..errors import ApiError
 
 MAX_VERSION = 2**53
 MAX_ACTION = 2**31
@@ -163,13 +164,9 @@ class QuickMatch(StrictModel):
     players: Annotated[int, Field(ge=2, le=8)] = 2
 
 
-class ProtocolError(ValueError):
-    """A message that is not valid; ``code`` and ``reason`` go into the error reply."""
-
-    def __init__(self, code: str, reason: str) -> None:
-        super().__init__(reason)
-        self.code = code
-        self.reason = reason
+class ProtocolError(ApiError):
+    """A message that is not valid (malformed, or not expected now); its ``code`` and
+    ``reason`` go into the error reply like any refusal's."""
 
 
 #: Every message a client may send; ``type`` tells which.

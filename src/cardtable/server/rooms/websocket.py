@@ -178,10 +178,7 @@ class TableSocket:
                 return MESSAGE_TOO_BIG
             try:
                 close = await self._handle(room, conn, text)
-            except ProtocolError as error:
-                conn.push(error_message(error.code, error.reason, room.version))
-                continue
-            except ApiError as error:
+            except ApiError as error:  # a refusal, or a message that is not valid
                 conn.push(error_message(error.code, error.reason, room.version, error.fields))
                 if error.code == "stale_version":
                     conn.push(room.sync(conn.seat))
