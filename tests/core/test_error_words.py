@@ -17,7 +17,9 @@ from cardtable.games import game_names, get_game
 from cardtable.i18n import LANGUAGES, catalog, placeholders, translate
 
 SERVER = Path(__file__).parents[2] / "src" / "cardtable" / "server"
-CODE = re.compile(r'(?:RoomError|ProtocolError|_error|error_message)\(\s*"([a-z_]+)"')
+CODE = re.compile(
+    r'(?:ApiError|RoomError|ProtocolError|_error|error_message|too_many)\(\s*"([a-z_]+)"'
+)
 
 
 def server_error_codes() -> set[str]:

@@ -5,6 +5,7 @@ the issue: a rated result replayed twice, one account in two seats of a rated ta
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -14,10 +15,14 @@ import sqlalchemy as sa
 from cardtable.games import get_game
 from cardtable.server.ladder import (
     BOT_SEEDS,
+    LADDERS,
     MAX_STAND_IN_MOVES,
+    Ladder,
+    Unrated,
     displayed,
     ladder_of,
     rate,
+    seat_player,
     seed,
     verdict,
 )
@@ -74,6 +79,25 @@ def stored_rules(game: str, options: dict[str, Any]) -> dict[str, Any]:
 def test_verdict_rates_accounts_against_bot_levels():
     judged = verdict("skyjo", {"players": 2}, [HUMAN, bot("hard")], WON, {0: 7})
     assert (judged.ladder, judged.players, judged.reason) == ("skyjo", ("user:7", "bot:hard"), None)
+
+
+def test_ladders_and_reasons_travel_as_the_protocol_s_words():
+    """Enums in the server, the same strings in JSON (docs/protocol.md, ``rated``)."""
+    assert [str(ladder) for ladder in LADDERS] == ["skyjo", "skipbo", "skipbo-teams"]
+    teams = ladder_of("skipbo", stored_rules("skipbo", {"players": 4, "teams": True}))
+    assert teams is Ladder.SKIPBO_TEAMS
+    unrated = verdict("skyjo", {"players": 2}, [HUMAN, HUMAN], WON, {0: 7})
+    assert unrated.reason is Unrated.GUEST_SEAT
+    told = json.dumps({"ladder": teams, "reason": unrated.reason})
+    assert json.loads(told) == {"ladder": "skipbo-teams", "reason": "guest_seat"}
+
+
+def test_the_ladder_s_player_in_a_seat():
+    assert seat_player(bot("hard"), None) == "bot:hard"
+    assert seat_player(bot("greedy"), 7) == "bot:medium"  # a bot is its level, never a claim
+    assert seat_player(bot("random"), None) is None  # a bot without a level
+    assert seat_player(HUMAN, 7) == "user:7"
+    assert seat_player(HUMAN, None) is None  # a guest
 
 
 @pytest.mark.parametrize(
@@ -208,6 +232,23 @@ def test_a_rated_game_moves_both_ratings_once(tmp_path, database):
         # A deleted account's ratings go with it; the bots' stay.
         await storage.delete_user(7, "Former player")
         assert await storage.ladder_rows("skyjo", ["user:7", "bot:hard"]) == [hard]
+
+    with_storage(tmp_path, database, check)
+
+
+def test_a_player_without_a_rated_game_stands_at_their_seed(tmp_path, database):
+    async def check(storage: Storage) -> None:
+        await _finished_game(storage, "AAAAAA", seats=[HUMAN, bot("hard")], claims={0: 7})
+        await storage.rate_game("AAAAAA", 1, 10.0)
+        rows = await storage.ladder_rows("skyjo", ["user:7", "bot:hard"])
+        players = ["user:7", "bot:hard", "bot:easy", "user:8"]
+        standing = await storage.ratings_or_seeds("skyjo", players)
+        assert sorted(standing) == sorted(players)
+        assert [standing[row.player] for row in rows] == rows  # the rated: their rows
+        easy, newcomer = standing["bot:easy"], standing["user:8"]
+        assert ((easy.mu, easy.sigma), easy.games) == (seed("skyjo", "bot:easy"), 0)
+        assert newcomer.shown() == displayed(*seed("skyjo", "user:8"))
+        assert newcomer.shown()[0] == 1500 and easy.shown()[0] == BOT_SEEDS["skyjo"]["easy"]
 
     with_storage(tmp_path, database, check)
 

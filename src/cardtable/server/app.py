@@ -13,7 +13,9 @@ from starlette.middleware import Middleware
 from starlette.routing import BaseRoute
 
 from .edges.guard import RequestGuard
+from .edges.http import refused
 from .edges.lookups import ClusterLookups
+from .errors import ApiError
 from .lessons import LessonsApi
 from .lobby.public import LobbyApi
 from .lobby.quick_match import QuickMatchApi
@@ -34,7 +36,9 @@ def create_app(config: ServerConfig | None = None, *, front: Sequence[BaseRoute]
     passes the web table's page, static files and catalogs (:mod:`cardtable.online`).
     Without them the app serves the API and the WebSocket only. Every request passes
     :class:`~cardtable.server.edges.guard.RequestGuard` first (host names, the origin and body
-    of state changes, the headers of every answer).
+    of state changes, the headers of every answer); a route's refusal (an
+    :class:`~cardtable.server.errors.ApiError`) is answered by
+    :func:`~cardtable.server.edges.http.refused`.
     """
     table = Table(config or ServerConfig())
 
@@ -56,19 +60,24 @@ def create_app(config: ServerConfig | None = None, *, front: Sequence[BaseRoute]
         config.lookup_window,
     )
     accounts = AccountsApi(table)
+    signed_in = accounts.user  # the one way a route learns who is signed in
     routes = [
         *front,
-        *RoomsApi(table, lookups, accounts.user).routes(),
+        *RoomsApi(table, lookups, signed_in).routes(),
         *accounts.routes(),
-        *LeaderboardApi(table, accounts).routes(),
+        *LeaderboardApi(table, signed_in).routes(),
         *LobbyApi(table).routes(),
         *LessonsApi().routes(),
-        *ProfileApi(table, accounts).routes(),
-        *QuickMatchApi(table, accounts).routes(),
+        *ProfileApi(table, signed_in).routes(),
+        *QuickMatchApi(table, signed_in).routes(),
         *TableSocket(table, lookups).routes(),
     ]
     app = Starlette(
-        routes=routes, lifespan=lifespan, middleware=[Middleware(RequestGuard, config=config)]
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[Middleware(RequestGuard, config=config)],
+        # Every route raises its refusals; they are answered here, the same way.
+        exception_handlers={ApiError: refused},
     )
     app.state.table = table
     app.state.lookups = lookups

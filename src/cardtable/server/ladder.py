@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Mapping, Sequence
+from enum import StrEnum
 from typing import Any
 
 from openskill.models import PlackettLuce
@@ -20,8 +21,33 @@ from ..core import JSON
 from ..games import get_game
 from ..statuses import SeatKind
 
-#: The ladders: one rating per player on each.
-LADDERS = ("skyjo", "skipbo", "skipbo-teams")
+
+class Ladder(StrEnum):
+    """A ladder: one rating per player on each, for one game under its standard rules.
+    Members are the strings the protocol sends (``"skipbo-teams"``), as
+    :mod:`cardtable.statuses` does for a room's status."""
+
+    SKYJO = "skyjo"
+    SKIPBO = "skipbo"
+    SKIPBO_TEAMS = "skipbo-teams"
+
+
+class Unrated(StrEnum):
+    """Why a finished game is not rated: the ``reason`` of the ``rated`` message and of a
+    profile's game (docs/players.md#ratings), stored with the game's verdict."""
+
+    COACHED = "coached"  # a practice game: the coach spoke, moves were taken back
+    NON_STANDARD_RULES = "non_standard_rules"
+    BLOCKED = "blocked"  # nobody won
+    UNRATED_BOT = "unrated_bot"  # a bot with no level on the ladders
+    GUEST_SEAT = "guest_seat"  # a person's seat no account claimed
+    NO_ACCOUNT = "no_account"  # bots only
+    SAME_PLAYER = "same_player"  # one account in two seats
+    TAKEN_OVER = "taken_over"  # a bot played too many moves for a person
+
+
+#: The ladders, in the order the leaderboards list them.
+LADDERS = tuple(Ladder)
 #: A human seat a bot played more moves for than this makes the game unrated.
 MAX_STAND_IN_MOVES = 5
 #: Rated games a player needs to be listed on a leaderboard.
@@ -41,9 +67,9 @@ BOT_SIGMA = 1.0
 #: Each bot level's seed on each ladder, in displayed points (docs/players.md#ratings:
 #: the Elo difference of the win rates docs/bots.md measured, medium at 1,500).
 BOT_SEEDS: dict[str, dict[str, int]] = {
-    "skipbo": {"easy": 1064, "medium": 1500, "hard": 1743, "expert": 1815},
-    "skipbo-teams": {"easy": 1064, "medium": 1500, "hard": 1743, "expert": 1815},
-    "skyjo": {"easy": 1132, "medium": 1500, "hard": 1701, "expert": 1745},
+    Ladder.SKIPBO: {"easy": 1064, "medium": 1500, "hard": 1743, "expert": 1815},
+    Ladder.SKIPBO_TEAMS: {"easy": 1064, "medium": 1500, "hard": 1743, "expert": 1815},
+    Ladder.SKYJO: {"easy": 1132, "medium": 1500, "hard": 1701, "expert": 1745},
 }
 # Only a level with a seed on every ladder is rated (``learned`` is not yet).
 _LEVEL_OF_BOT = {
@@ -66,6 +92,16 @@ def bot_player(level: str) -> str:
 def level_of_bot(bot: str | None) -> str | None:
     """The level a bot plays at (``greedy`` -> ``medium``), or None for another bot."""
     return _LEVEL_OF_BOT.get(str(bot))
+
+
+def seat_player(seat: Mapping[str, Any], claim: int | None) -> str | None:
+    """Who sits in a seat as the ladders know them: a bot's level (``bot:hard``), the
+    account that claimed a person's seat (``user:7``; ``claim``: its id), else None (a
+    bot without a level, a guest)."""
+    if seat.get("kind") == SeatKind.BOT:
+        level = level_of_bot(seat.get("bot"))
+        return None if level is None else bot_player(level)
+    return None if claim is None else user_player(claim)
 
 
 def displayed(mu: float, sigma: float) -> tuple[int, int]:
@@ -91,16 +127,16 @@ class Verdict:
     """A finished game's judgement: its ladder and, per seat, its player (rated), or
     why it is not (``reason``)."""
 
-    ladder: str | None
+    ladder: Ladder | None
     players: tuple[str, ...] = ()
-    reason: str | None = None
+    reason: Unrated | None = None
 
 
-def _unrated(reason: str) -> Verdict:
+def _unrated(reason: Unrated) -> Verdict:
     return Verdict(None, (), reason)
 
 
-def ladder_of(game: str, rules: Mapping[str, Any]) -> str | None:
+def ladder_of(game: str, rules: Mapping[str, Any]) -> Ladder | None:
     """The ladder of a game with these rules (a stored rules JSON), or None."""
     try:
         parsed = get_game(game).rules_from_record(dict(rules))
@@ -117,8 +153,8 @@ def ladder_of(game: str, rules: Mapping[str, Any]) -> str | None:
     if parsed != standard:
         return None
     if game == "skipbo":
-        return "skipbo-teams" if teams else "skipbo"
-    return "skyjo" if game == "skyjo" else None
+        return Ladder.SKIPBO_TEAMS if teams else Ladder.SKIPBO
+    return Ladder.SKYJO if game == "skyjo" else None
 
 
 def verdict(
@@ -135,37 +171,33 @@ def verdict(
     the practice coach was on); ``claims``: seat ->
     the account that claimed it."""
     if result.get("coached"):
-        return _unrated("coached")  # a practice game: the coach spoke, moves were taken back
+        return _unrated(Unrated.COACHED)
     ladder = ladder_of(game, rules)
     if ladder is None:
-        return _unrated("non_standard_rules")
+        return _unrated(Unrated.NON_STANDARD_RULES)
     if result.get("blocked") or not result.get("winners"):
-        return _unrated("blocked")
+        return _unrated(Unrated.BLOCKED)
     players: list[str] = []
     for index, seat in enumerate(seats):
-        if seat.get("kind") == SeatKind.BOT:
-            level = _LEVEL_OF_BOT.get(str(seat.get("bot")))
-            if level is None:
-                return _unrated("unrated_bot")
-            players.append(bot_player(level))
-        elif index in claims:
-            players.append(user_player(claims[index]))
-        else:
-            return _unrated("guest_seat")
+        player = seat_player(seat, claims.get(index))
+        if player is None:
+            bot = seat.get("kind") == SeatKind.BOT
+            return _unrated(Unrated.UNRATED_BOT if bot else Unrated.GUEST_SEAT)
+        players.append(player)
     people = [player for player in players if player.startswith("user:")]
     if not people:
-        return _unrated("no_account")
+        return _unrated(Unrated.NO_ACCOUNT)
     if len(set(people)) < len(people):
-        return _unrated("same_player")
+        return _unrated(Unrated.SAME_PLAYER)
     stand_ins = result.get("stand_in_moves") or {}
     if any(int(count) > MAX_STAND_IN_MOVES for count in stand_ins.values()):
-        return _unrated("taken_over")
+        return _unrated(Unrated.TAKEN_OVER)
     return Verdict(ladder, tuple(players))
 
 
 def _sides(ladder: str, seats: int) -> list[list[int]]:
     """The seats of each side: a team (partners sit opposite) or each seat alone."""
-    if ladder != "skipbo-teams":
+    if ladder != Ladder.SKIPBO_TEAMS:
         return [[seat] for seat in range(seats)]
     half = seats // 2
     return [[seat, seat + half] for seat in range(half)]
@@ -175,7 +207,7 @@ def _ranks(ladder: str, sides: list[list[int]], result: Mapping[str, Any]) -> li
     """Each side's place (lower is better; ties share one): Skyjo by score, lowest
     first; Skip-Bo the winners, then everyone else."""
     winners = set(result.get("winners") or ())
-    if ladder == "skyjo":
+    if ladder == Ladder.SKYJO:
         scores = list(result.get("scores") or ())
         return [float(min(scores[seat] for seat in side)) for side in sides]
     return [0.0 if winners & set(side) else 1.0 for side in sides]

@@ -21,15 +21,16 @@ import time
 from collections.abc import Callable
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ..core import JSON
 from ..lessons import IllegalStepMoveError, LessonError, Step, lesson_of, run_step, text_keys
-from .edges.http import client_address, error_response, read_body
-from .errors import RoomError, refusal_fields
+from .edges.bodies import StrictModel, read_body
+from .edges.http import client_address
+from .errors import ApiError, refusal_fields, too_many
 from .ops.limits import AddressBuckets
 
 #: Per address: a burst of this many requests, then this many a second (one per move).
@@ -40,12 +41,10 @@ MAX_BODY = 1024
 MAX_MOVES = 16
 
 
-class StepRequest(BaseModel):
+class StepRequest(StrictModel):
     """Body of ``POST /api/lessons/{game}/steps/{n}``: the learner's moves in the step."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-
-    moves: Annotated[list[int], Field(max_length=MAX_MOVES)] = []
+    moves: Annotated[list[int], Field(max_length=MAX_MOVES)] = Field(default_factory=list)
 
 
 def step_outline(game: str, step: Step) -> JSON:
@@ -72,40 +71,32 @@ class LessonsApi:
 
     def _limit(self, request: Request) -> None:
         if not self.buckets.allow(client_address(request)):
-            raise RoomError(
-                "too_many_requests",
-                "too many lesson requests; try again in 1 s",
-                {"retry_after": 1},
-            )
+            raise too_many("too_many_requests", "too many lesson requests", 1 / PER_SECOND)
 
     async def outline(self, request: Request) -> Response:
+        self._limit(request)
+        game = request.path_params["game"]
         try:
-            self._limit(request)
-            game = request.path_params["game"]
             lesson = lesson_of(game)
-        except RoomError as error:
-            return error_response(error.code, error.reason, fields=error.fields)
         except LessonError as error:
-            return _lesson_error(error)
+            raise _lesson_refused(error) from None
         steps = [step_outline(game, step) for step in lesson.steps]
         return JSONResponse({"game": game, "steps": steps})
 
     async def step(self, request: Request) -> Response:
+        self._limit(request)
         try:
-            self._limit(request)
             lesson = lesson_of(request.path_params["game"])
             raw = request.path_params["number"]
             if not (raw.isdigit() and len(raw) <= 3):
                 raise LessonError("step", f"step is a number from 0 to {len(lesson.steps) - 1}")
-            body: StepRequest = await read_body(request, StepRequest, MAX_BODY)
+            body = await read_body(request, StepRequest, MAX_BODY)
             run = run_step(lesson, int(raw), body.moves)
-        except RoomError as error:
-            return error_response(error.code, error.reason, fields=error.fields)
         except LessonError as error:
-            return _lesson_error(error)
+            raise _lesson_refused(error) from None
         except IllegalStepMoveError as error:
             fields = refusal_fields(error, error.move) | {"made": error.made}
-            return error_response("illegal_move", error.reason, fields=fields)
+            raise ApiError("illegal_move", error.reason, fields) from None
         step = lesson.steps[int(raw)]
         keys = text_keys(lesson.game, step)
         refused = (
@@ -126,6 +117,9 @@ class LessonsApi:
         )
 
 
-def _lesson_error(error: LessonError) -> Response:
-    code, status = ("bad_game", 404) if error.field == "game" else ("bad_request", 400)
-    return error_response(code, error.reason, status, {"field": error.field})
+def _lesson_refused(error: LessonError) -> ApiError:
+    """A lesson's refusal: a game without a lesson is not there (404, where a room asked
+    for an unknown game is a bad request), a bad step or move list a bad request."""
+    if error.field == "game":
+        return ApiError("bad_game", error.reason, {"field": "game"}, status=404)
+    return ApiError("bad_request", error.reason, {"field": error.field})

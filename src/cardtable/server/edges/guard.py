@@ -33,6 +33,7 @@ from urllib.parse import urlsplit
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..errors import ApiError
 from ..ops.config import ServerConfig
 from ..ops.limits import origin_allowed
 from .sessions import COOKIE_NAMES
@@ -90,8 +91,11 @@ def own_origin(origin: str | None, host: str | None) -> bool:
     return origin is not None and origin_allowed(origin, host, ()) and origin != "null"
 
 
-def _guard_error(code: str, reason: str, status: int) -> tuple[int, bytes]:
-    return status, json.dumps({"error": code, "reason": reason}).encode()
+def _guard_error(code: str, reason: str) -> tuple[int, bytes]:
+    """A refusal before any route (so before the app's exception handler): its status
+    and JSON body, as :func:`~cardtable.server.edges.http.answer` gives them."""
+    refusal = ApiError(code, reason)
+    return refusal.status, json.dumps(refusal.body()).encode()
 
 
 def refusal(scope: Scope, config: ServerConfig) -> tuple[int, bytes] | None:
@@ -103,21 +107,20 @@ def refusal(scope: Scope, config: ServerConfig) -> tuple[int, bytes] | None:
         return _guard_error(
             "bad_host",
             f"this table does not answer to the host name {shown!r} (see --allowed-host)",
-            400,
         )
     if scope["type"] != "http" or scope["method"] in SAFE_METHODS:
         return None
     media = headers.get("content-type", "").split(";")[0].strip().lower()
     if media != "application/json":
-        return _guard_error("bad_content_type", "a request body is JSON (application/json)", 415)
+        return _guard_error("bad_content_type", "a request body is JSON (application/json)")
     origin = headers.get("origin")
     if _has_session_cookie(headers):
         if not own_origin(origin, host):
-            return _guard_error("bad_origin", "a signed-in request must come from the table", 403)
+            return _guard_error("bad_origin", "a signed-in request must come from the table")
     elif origin is not None and not origin_allowed(origin, host, config.allowed_origins):
-        return _guard_error("bad_origin", "requests from other sites are refused", 403)
+        return _guard_error("bad_origin", "requests from other sites are refused")
     if origin == "null":
-        return _guard_error("bad_origin", "requests from other sites are refused", 403)
+        return _guard_error("bad_origin", "requests from other sites are refused")
     return None
 
 

@@ -16,9 +16,12 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Awaitable, Callable
 
 from starlette.requests import Request
 from starlette.responses import Response
+
+from ..storage.records import UserRecord
 
 #: The cookie over http, and over https (``__Host-``: Secure, Path=/, no Domain).
 COOKIE = "cardtable_session"
@@ -27,6 +30,11 @@ COOKIE_NAMES = (COOKIE, SECURE_COOKIE)
 CSRF_HEADER = "X-CSRF-Token"
 #: The longest cookie value read (a token is 43 characters).
 MAX_TOKEN = 100
+
+#: Who a request's session cookie signs in: the account, or None (a guest). The one way
+#: a route asks (the accounts' :meth:`~cardtable.server.players.accounts.AccountsApi.user`
+#: is it, handed to every route that asks).
+SignedIn = Callable[[Request], Awaitable[UserRecord | None]]
 
 
 def new_session_token() -> str:

@@ -23,16 +23,17 @@ from starlette.routing import BaseRoute, Route
 
 from ...core import JSON
 from ...games import game_names, get_game
-from ...statuses import RoomStatus, SeatKind
-from ..edges.http import client_address, error_response, query_limit
-from ..ladder import bot_player, displayed, ladder_of, level_of_bot, seed, user_player
+from ...statuses import RoomStatus
+from ..edges.http import client_address, query_limit
+from ..errors import ApiError, too_many
+from ..ladder import Ladder, ladder_of, seat_player
 from ..ops.limits import AddressBuckets
 from ..rooms.seats import Seat
 from ..rooms.table import Table
 from ..rooms.table_options import TableOptions
 from ..storage.public_rooms import PublicRoom
-from ..storage.ratings import RatingRow
 from ..storage.store import Storage
+from .choice import seats_free
 
 #: Rooms listed of each kind by default, and at most.
 DEFAULT_LIMIT = 50
@@ -63,25 +64,21 @@ class LobbyApi:
 
     async def lobby(self, request: Request) -> Response:
         if not self.buckets.allow(client_address(request)):
-            return error_response(
-                "too_many_requests",
-                "too many lobby look-ups; try again in 1 s",
-                fields={"retry_after": 1},
-            )
+            raise too_many("too_many_requests", "too many lobby look-ups", 1 / PER_SECOND)
         game = request.query_params.get("game")
         known = game_names()
         if game is not None and game not in known:
-            return error_response(
+            raise ApiError(
                 "bad_request",
                 f"game is one of {', '.join(known)}",
-                fields={"field": "game", "allowed": known},
+                {"field": "game", "allowed": known},
             )
         limit = query_limit(request.query_params.get("limit"), DEFAULT_LIMIT, MAX_LIMIT)
         if limit is None:
-            return error_response(
+            raise ApiError(
                 "bad_request",
                 f"limit is a whole number from 1 to {MAX_LIMIT}",
-                fields={"field": "limit", "allowed": f"1-{MAX_LIMIT}"},
+                {"field": "limit", "allowed": f"1-{MAX_LIMIT}"},
             )
         key = (game, limit)
         now = self.clock()
@@ -113,41 +110,21 @@ async def seat_ratings(
 ) -> dict[tuple[str, int], int | None]:
     """(room, seat) -> the displayed rating of who sits there (missing: none)."""
     claims = await storage.seat_claims_of([room.code for room in listed])
-    wanted: dict[str, dict[tuple[str, int], str]] = {}
+    wanted: dict[Ladder, dict[tuple[str, int], str]] = {}
     for room in listed:
         ladder = ladder_of(room.game, room.rules)
         if ladder is None:
             continue
         for index, data in enumerate(room.seats):
-            player = _player(room.code, index, data, claims)
+            player = seat_player(data, claims.get((room.code, index)))
             if player is not None:
                 wanted.setdefault(ladder, {})[(room.code, index)] = player
     found: dict[tuple[str, int], int | None] = {}
     for ladder, players in wanted.items():
-        rows = await storage.ladder_rows(ladder, sorted(set(players.values())))
-        by_player: dict[str, RatingRow] = {row.player: row for row in rows}
+        rows = await storage.ratings_or_seeds(ladder, players.values())
         for key, player in players.items():
-            row = by_player.get(player)
-            mu, sigma = seed(ladder, player) if row is None else (row.mu, row.sigma)
-            found[key] = displayed(mu, sigma)[0]
+            found[key] = rows[player].shown()[0]
     return found
-
-
-def _player(code: str, index: int, data: JSON, claims: dict[tuple[str, int], int]) -> str | None:
-    """The ladder's player of a seat: a bot level, an account that claimed it, or None."""
-    if data.get("kind") == SeatKind.BOT:
-        level = level_of_bot(data.get("bot"))
-        return None if level is None else bot_player(level)
-    user = claims.get((code, index))
-    return None if user is None else user_player(user)
-
-
-def seats_free(room: PublicRoom) -> int:
-    return sum(1 for data in room.seats if _is_free(data))
-
-
-def _is_free(data: JSON) -> bool:
-    return data.get("kind") == SeatKind.HUMAN and data.get("token_hash") is None
 
 
 def _entry(

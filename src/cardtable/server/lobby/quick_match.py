@@ -8,9 +8,11 @@ default) with every seat human, the player seated and its host, for the people w
 press "Play now" next. The answer names the bot level whose displayed rating is the
 closest to the player's: after a wait the host may give it the empty seats.
 
-One node's quick matches of a game run one at a time, so two players pressing "Play
-now" together on one node land at one table. Limited per client address; a new
-room counts against the address's live rooms like any other.
+The choice is :mod:`cardtable.server.lobby.choice`, pure; here the rooms and the
+ratings are read and the player seated. One node's quick matches of a game run one at
+a time, so two players pressing "Play now" together on one node land at one table.
+Limited per client address; a new room counts against the address's live rooms like
+any other.
 """
 
 from __future__ import annotations
@@ -28,16 +30,18 @@ from ...bots.levels import LEVELS
 from ...core import JSON
 from ...display_names import DisplayNameError, clean_name
 from ...statuses import RoomStatus, SeatKind
-from ..edges.http import client_address, error_response, read_body
-from ..errors import RoomError
-from ..ladder import BOT_SEEDS, CENTER, bot_player, displayed, ladder_of, seed, user_player
+from ..edges.bodies import read_body
+from ..edges.http import client_address
+from ..edges.sessions import SignedIn
+from ..errors import ApiError, RoomError, too_many
+from ..ladder import BOT_SEEDS, CENTER, bot_player, ladder_of, user_player
 from ..ops.limits import AddressBuckets
-from ..players.accounts import AccountsApi
 from ..rooms.protocol import QuickMatch
 from ..rooms.table import Table
 from ..storage.public_rooms import PublicRoom
 from ..storage.records import UserRecord
-from .public import MAX_READ, seat_ratings, seats_free
+from .choice import closest_level, open_rooms, ranked
+from .public import MAX_READ, seat_ratings
 
 #: Per address: this many quick matches at once, then one every this many seconds.
 BURST = 5
@@ -54,10 +58,10 @@ class QuickMatchApi:
     """ "Play now" on one table."""
 
     def __init__(
-        self, table: Table, accounts: AccountsApi, clock: Callable[[], float] = time.monotonic
+        self, table: Table, signed_in: SignedIn, clock: Callable[[], float] = time.monotonic
     ) -> None:
         self.table = table
-        self.accounts = accounts
+        self.signed_in = signed_in
         self.buckets = AddressBuckets(PER_SECOND, BURST, clock)
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
 
@@ -65,34 +69,24 @@ class QuickMatchApi:
         return [Route("/api/quickmatch", self.quick_match, methods=["POST"])]
 
     async def quick_match(self, request: Request) -> Response:
+        address = client_address(request)
+        if not self.buckets.allow(address):
+            raise too_many("too_many_requests", "too many quick matches", 1 / PER_SECOND)
+        body = await read_body(request, QuickMatch, self.table.config.max_message_bytes)
         try:
-            address = client_address(request)
-            if not self.buckets.allow(address):
-                raise RoomError(
-                    "too_many_requests",
-                    "too many quick matches; try again in 2 s",
-                    {"retry_after": 2},
-                )
-            body: QuickMatch = await read_body(
-                request, QuickMatch, self.table.config.max_message_bytes
-            )
-            try:
-                name = clean_name(body.name)
-            except DisplayNameError as error:
-                raise RoomError("bad_name", str(error), {"field": "name"}) from None
-            ladder = ladder_of(body.game, {"players": body.players}) or body.game
-            found = await self.accounts.session(request, change=False)
-            user = None if found is None else found[1]
-            rating = await self._rating(user, ladder)
-            # One at a time per game: on this node (the lock also keeps the waiters for
-            # the cluster's turn to one connection per game), then on every node.
-            async with (
-                self._locks[body.game],
-                self.table.storage.quick_match_turn(body.game),
-            ):
-                answer = await self._seat(body, name, address, rating, user)
-        except RoomError as error:
-            return error_response(error.code, error.reason, fields=error.fields)
+            name = clean_name(body.name)
+        except DisplayNameError as error:
+            raise ApiError("bad_name", str(error), {"field": "name"}) from None
+        ladder = ladder_of(body.game, {"players": body.players}) or body.game
+        user = await self.signed_in(request)
+        rating = await self._rating(user, ladder)
+        # One at a time per game: on this node (the lock also keeps the waiters for
+        # the cluster's turn to one connection per game), then on every node.
+        async with (
+            self._locks[body.game],
+            self.table.storage.quick_match_turn(body.game),
+        ):
+            answer = await self._seat(body, name, address, rating, user)
         answer.update(rating=rating, bot=await self._bot(ladder, rating))
         answer["wait_seconds"] = WAIT_SECONDS
         return JSONResponse(answer, status_code=201 if "host_token" in answer else 200)
@@ -102,9 +96,8 @@ class QuickMatchApi:
         if user is None or ladder not in BOT_SEEDS:
             return CENTER
         player = user_player(user.id)
-        rows = await self.table.storage.ladder_rows(ladder, [player])
-        mu, sigma = (rows[0].mu, rows[0].sigma) if rows else seed(ladder, player)
-        return displayed(mu, sigma)[0]
+        rows = await self.table.storage.ratings_or_seeds(ladder, [player])
+        return rows[player].shown()[0]
 
     async def _seat(
         self, body: QuickMatch, name: str, address: str, rating: int, user: UserRecord | None
@@ -153,36 +146,20 @@ class QuickMatchApi:
         }
 
     async def _ranked(self, game: str, players: int, rating: int) -> list[PublicRoom]:
-        """The open public rooms of ``game`` for ``players``, the best for ``rating`` first."""
-        waiting = await self.table.storage.public_rooms(RoomStatus.LOBBY, game, MAX_READ, players)
-        rooms = [
-            room
-            for room in waiting
-            if seats_free(room) > 0 and room.rules.get("players") == players
-        ]
-        ratings = await seat_ratings(self.table.storage, rooms)
-
-        def key(room: PublicRoom) -> tuple[int, float, int, float]:
-            seated = [i for i, data in enumerate(room.seats) if data.get("token_hash")]
-            if not seated:
-                return (1, 0.0, seats_free(room), room.created_at)
-            values = [ratings.get((room.code, i)) or CENTER for i in seated]
-            distance = abs(sum(values) / len(values) - rating)
-            return (0, distance, seats_free(room), room.created_at)
-
-        return sorted(rooms, key=key)
+        """The open public rooms of ``game`` for ``players``, the best for ``rating``
+        first (:func:`~cardtable.server.lobby.choice.ranked`)."""
+        storage = self.table.storage
+        waiting = await storage.public_rooms(RoomStatus.LOBBY, game, MAX_READ, players)
+        rooms = open_rooms(waiting, players)
+        return ranked(rooms, await seat_ratings(storage, rooms), rating)
 
     async def _bot(self, ladder: str, rating: int) -> JSON | None:
         """The bot level whose displayed rating is the closest to ``rating``."""
         levels = list(BOT_SEEDS.get(ladder, {}))
         if not levels:
             return None
-        rows = await self.table.storage.ladder_rows(ladder, [bot_player(lv) for lv in levels])
-        by_player = {row.player: row for row in rows}
-        shown = {}
-        for level in levels:
-            row = by_player.get(bot_player(level))
-            mu, sigma = seed(ladder, bot_player(level)) if row is None else (row.mu, row.sigma)
-            shown[level] = displayed(mu, sigma)[0]
-        level = min(levels, key=lambda lv: (abs(shown[lv] - rating), shown[lv]))
+        storage = self.table.storage
+        rows = await storage.ratings_or_seeds(ladder, [bot_player(lv) for lv in levels])
+        shown = {level: rows[bot_player(level)].shown()[0] for level in levels}
+        level = closest_level(shown, rating)
         return {"level": level, "bot": LEVELS[level], "rating": shown[level]}

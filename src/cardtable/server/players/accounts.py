@@ -20,19 +20,19 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import math
 import time
 from collections.abc import Callable
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ...core import JSON
 from ...display_names import DisplayNameError, clean_name, name_key
-from ..edges.http import client_address, error_response, read_body
+from ..edges.bodies import StrictModel, read_body
+from ..edges.http import client_address
 from ..edges.sessions import (
     clear_session_cookie,
     cookie_token,
@@ -41,7 +41,7 @@ from ..edges.sessions import (
     new_session_token,
     set_session_cookie,
 )
-from ..errors import RoomError
+from ..errors import ApiError, too_many
 from ..name_skeletons import mixed_scripts, skeleton_hash
 from ..ops.limits import AddressBuckets
 from ..rooms.table import Table
@@ -57,25 +57,21 @@ NEUTRAL_NAME = "Former player"
 SWEEP_SECONDS = 3600.0
 
 
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-
-
-class Credentials(_Body):
+class Credentials(StrictModel):
     name: Annotated[str, Field(max_length=200)]
     password: Annotated[str, Field(max_length=1024)]
 
 
-class Password(_Body):
+class Password(StrictModel):
     password: Annotated[str, Field(max_length=1024)]
 
 
-class SeatToken(_Body):
+class SeatToken(StrictModel):
     code: Annotated[str, Field(max_length=16)]
     token: Annotated[str, Field(max_length=200)]
 
 
-class Claim(_Body):
+class Claim(StrictModel):
     seats: Annotated[list[SeatToken], Field(min_length=1, max_length=50)]
 
 
@@ -83,7 +79,7 @@ def _name(raw: str) -> str:
     try:
         return clean_name(raw)
     except DisplayNameError as error:
-        raise RoomError("bad_name", str(error), {"field": "name"}) from None
+        raise ApiError("bad_name", str(error), {"field": "name"}) from None
 
 
 def _new_name(raw: str) -> str:
@@ -93,7 +89,7 @@ def _new_name(raw: str) -> str:
     mixed = mixed_scripts(name)
     if mixed is not None:
         shown = ", ".join(sorted(script.title() for script in mixed))
-        raise RoomError(
+        raise ApiError(
             "bad_name",
             f"a name is written in one script, not a mix of {shown}",
             {"field": "name", "scripts": sorted(mixed)},
@@ -105,11 +101,7 @@ def _password(raw: str) -> str:
     try:
         return clean_password(raw)
     except PasswordRuleError as error:
-        raise RoomError("bad_password", str(error), {"field": "password"}) from None
-
-
-def _refused(error: RoomError) -> Response:
-    return error_response(error.code, error.reason, fields=error.fields)
+        raise ApiError("bad_password", str(error), {"field": "password"}) from None
 
 
 class AccountsApi:
@@ -150,12 +142,8 @@ class AccountsApi:
         """One more session read for the request's address; ``too_many_requests``
         (with ``Retry-After``) once the address's bucket is empty."""
         if not self.session_reads.allow(client_address(request)):
-            seconds = max(1, math.ceil(1 / self.config.session_reads_per_second))
-            raise RoomError(
-                "too_many_requests",
-                f"too many requests; try again in {seconds} s",
-                {"retry_after": seconds},
-            )
+            wait = 1 / self.config.session_reads_per_second
+            raise too_many("too_many_requests", "too many requests", wait)
 
     async def session(self, request: Request, *, change: bool) -> tuple[str, UserRecord] | None:
         """The request's session token and user, or None (no cookie, an unknown or
@@ -167,21 +155,24 @@ class AccountsApi:
         if user is None:
             return None
         if change and not csrf_matches(request, token):
-            raise RoomError("bad_csrf", "the X-CSRF-Token header does not match the session")
+            raise ApiError("bad_csrf", "the X-CSRF-Token header does not match the session")
         return token, user
 
     async def user(self, request: Request) -> UserRecord | None:
-        """The account the request's session names, or None (a guest)."""
+        """The account the request's session names, or None (a guest): how every route
+        learns who is signed in (handed to the others as
+        :data:`~cardtable.server.edges.sessions.SignedIn`)."""
         found = await self.session(request, change=False)
         return None if found is None else found[1]
 
-    async def signed_in(self, request: Request) -> tuple[str, UserRecord]:
-        """The session of an account endpoint's request (counted against the address's
-        limit first), else ``not_signed_in``."""
+    async def required_session(self, request: Request) -> tuple[str, UserRecord]:
+        """The session an account endpoint acts on, its token with its account (counted
+        against the address's limit first, its CSRF token checked), else
+        ``not_signed_in``."""
         self.count_session_read(request)
         found = await self.session(request, change=True)
         if found is None:
-            raise RoomError("not_signed_in", "sign in first")
+            raise ApiError("not_signed_in", "sign in first")
         return found
 
     async def open_session(self, request: Request, user: UserRecord, status: int) -> Response:
@@ -212,12 +203,7 @@ class AccountsApi:
             await self.storage.sweep_accounts(now, window)
         count, start = await self.storage.throttle_hit(key, window, now)
         if count > limit:
-            seconds = max(1, math.ceil(start + window - now))
-            raise RoomError(
-                "too_many_attempts",
-                f"too many attempts; try again in {seconds} s",
-                {"retry_after": seconds},
-            )
+            raise too_many("too_many_attempts", "too many attempts", start + window - now)
 
     @staticmethod
     def name_counter(key: str) -> str:
@@ -226,11 +212,8 @@ class AccountsApi:
     # --- endpoints ------------------------------------------------------------------
 
     async def whoami(self, request: Request) -> Response:
-        try:
-            self.count_session_read(request)
-            found = await self.session(request, change=False)
-        except RoomError as error:
-            return _refused(error)
+        self.count_session_read(request)
+        found = await self.session(request, change=False)
         if found is None:
             response = JSONResponse({"signed_in": False})
             if cookie_token(request) is not None:
@@ -248,44 +231,36 @@ class AccountsApi:
         )
 
     async def register(self, request: Request) -> Response:
-        try:
-            await self.count(
-                f"register:{client_address(request)}", self.config.register_per_address
+        await self.count(f"register:{client_address(request)}", self.config.register_per_address)
+        body = await read_body(request, Credentials, self.limit)
+        name = _new_name(body.name)
+        password = _password(body.password)
+        key, look = name_key(name), skeleton_hash(name)
+        if await self.storage.user_by_key(key) is not None:
+            raise ApiError("name_taken", "this name is taken", {"field": "name"})
+        if await self.storage.skeleton_taken(look):
+            raise ApiError(
+                "name_taken", "this name looks like a name that is taken", {"field": "name"}
             )
-            body: Credentials = await read_body(request, Credentials, self.limit)
-            name = _new_name(body.name)
-            password = _password(body.password)
-            key, look = name_key(name), skeleton_hash(name)
-            if await self.storage.user_by_key(key) is not None:
-                raise RoomError("name_taken", "this name is taken", {"field": "name"})
-            if await self.storage.skeleton_taken(look):
-                raise RoomError(
-                    "name_taken", "this name looks like a name that is taken", {"field": "name"}
-                )
-            hashed = await self.passwords.hash(password)
-            now = self.clock()
-            user_id = await self.storage.create_user(name, key, hashed, now, look)
-            if user_id is None:
-                raise RoomError("name_taken", "this name is taken", {"field": "name"})
-        except RoomError as error:
-            return _refused(error)
+        hashed = await self.passwords.hash(password)
+        now = self.clock()
+        user_id = await self.storage.create_user(name, key, hashed, now, look)
+        if user_id is None:
+            raise ApiError("name_taken", "this name is taken", {"field": "name"})
         return await self.open_session(request, UserRecord(user_id, name, hashed, now), 201)
 
     async def signin(self, request: Request) -> Response:
         address_counter = f"signin:{client_address(request)}"
-        try:
-            await self.count(address_counter, self.config.signin_per_address)
-            body: Credentials = await read_body(request, Credentials, self.limit)
-            name, password = _name(body.name), _password(body.password)
-            key = name_key(name)
-            counter = self.name_counter(key)
-            await self.count(counter, self.config.signin_per_name)
-            user = await self.storage.user_by_key(key)
-            stored = None if user is None else user.password_hash
-            if user is None or not await self.passwords.verify(stored, password):
-                raise RoomError("bad_credentials", "the name or the password is wrong")
-        except RoomError as error:
-            return _refused(error)
+        await self.count(address_counter, self.config.signin_per_address)
+        body = await read_body(request, Credentials, self.limit)
+        name, password = _name(body.name), _password(body.password)
+        key = name_key(name)
+        counter = self.name_counter(key)
+        await self.count(counter, self.config.signin_per_name)
+        user = await self.storage.user_by_key(key)
+        stored = None if user is None else user.password_hash
+        if user is None or not await self.passwords.verify(stored, password):
+            raise ApiError("bad_credentials", "the name or the password is wrong")
         # Only failures count: a school's players behind one address may all sign in.
         await self.storage.throttle_clear(counter)
         await self.storage.throttle_refund(address_counter)
@@ -294,11 +269,8 @@ class AccountsApi:
         return await self.open_session(request, user, 200)
 
     async def signout(self, request: Request) -> Response:
-        try:
-            self.count_session_read(request)
-            found = await self.session(request, change=True)
-        except RoomError as error:
-            return _refused(error)
+        self.count_session_read(request)
+        found = await self.session(request, change=True)
         if found is not None:
             await self.storage.delete_session(hash_token(found[0]))
         response = JSONResponse({"signed_in": False})
@@ -306,21 +278,15 @@ class AccountsApi:
         return response
 
     async def signout_everywhere(self, request: Request) -> Response:
-        try:
-            _token, user = await self.signed_in(request)
-        except RoomError as error:
-            return _refused(error)
+        _token, user = await self.required_session(request)
         closed = await self.storage.delete_sessions_of(user.id)
         response = JSONResponse({"signed_in": False, "sessions_closed": closed})
         clear_session_cookie(response, request)
         return response
 
     async def claim(self, request: Request) -> Response:
-        try:
-            _token, user = await self.signed_in(request)
-            body: Claim = await read_body(request, Claim, self.limit)
-        except RoomError as error:
-            return _refused(error)
+        _token, user = await self.required_session(request)
+        body = await read_body(request, Claim, self.limit)
         claimed: list[JSON] = []
         refused: list[JSON] = []
         for entry in body.seats:
@@ -351,15 +317,12 @@ class AccountsApi:
                 log.warning("room %s: a deleted account's seat kept its name", code)
 
     async def delete(self, request: Request) -> Response:
-        try:
-            _token, user = await self.signed_in(request)
-            body: Password = await read_body(request, Password, self.limit)
-            password = _password(body.password)
-            await self.count(self.name_counter(name_key(user.name)), self.config.signin_per_name)
-            if not await self.passwords.verify(user.password_hash, password):
-                raise RoomError("bad_credentials", "the password is wrong", {"field": "password"})
-        except RoomError as error:
-            return _refused(error)
+        _token, user = await self.required_session(request)
+        body = await read_body(request, Password, self.limit)
+        password = _password(body.password)
+        await self.count(self.name_counter(name_key(user.name)), self.config.signin_per_name)
+        if not await self.passwords.verify(user.password_hash, password):
+            raise ApiError("bad_credentials", "the password is wrong", {"field": "password"})
         claims = await self.storage.seats_of(user.id)
         await self.storage.delete_user(user.id, NEUTRAL_NAME)
         await self.rename_live_seats(claims)

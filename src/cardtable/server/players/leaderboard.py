@@ -17,13 +17,13 @@ from starlette.routing import BaseRoute, Route
 
 from ...bots.levels import LEVELS
 from ...core import JSON
-from ..edges.http import client_address, error_response, query_limit
-from ..errors import RoomError
-from ..ladder import BOT_SEEDS, LADDERS, MIN_GAMES, bot_player, displayed, seed, user_player
-from ..ops.limits import RateLimiter
+from ..edges.http import client_address, query_limit
+from ..edges.sessions import SignedIn
+from ..errors import ApiError, too_many
+from ..ladder import BOT_SEEDS, LADDERS, MIN_GAMES, Ladder, bot_player, user_player
+from ..ops.limits import AddressBuckets
 from ..rooms.table import Table
 from ..storage.ratings import RatingRow
-from .accounts import AccountsApi
 
 #: Players listed by default, and at most.
 DEFAULT_LIMIT = 50
@@ -31,12 +31,10 @@ MAX_LIMIT = 100
 #: Per address: this many look-ups at once, then this many a second.
 BURST = 20
 PER_SECOND = 2.0
-#: Addresses remembered at most (the fullest buckets are forgotten first).
-MAX_ADDRESSES = 10_000
 
 
 def _standing(row: RatingRow) -> JSON:
-    rating, plus_minus = displayed(row.mu, row.sigma)
+    rating, plus_minus = row.shown()
     return {"rating": rating, "plus_minus": plus_minus, "games": row.games, "wins": row.wins}
 
 
@@ -44,31 +42,17 @@ class LeaderboardApi:
     """The leaderboards of one table."""
 
     def __init__(
-        self, table: Table, accounts: AccountsApi, clock: Callable[[], float] = time.monotonic
+        self, table: Table, signed_in: SignedIn, clock: Callable[[], float] = time.monotonic
     ) -> None:
         self.table = table
-        self.accounts = accounts
-        self.clock = clock
-        self._buckets: dict[str, RateLimiter] = {}
+        self.signed_in = signed_in
+        self.buckets = AddressBuckets(PER_SECOND, BURST, clock)
 
     def routes(self) -> list[BaseRoute]:
         return [Route("/api/leaderboard/{ladder}", self.leaderboard)]
 
-    def _allowed(self, address: str) -> bool:
-        bucket = self._buckets.get(address)
-        if bucket is None:
-            if len(self._buckets) >= MAX_ADDRESSES:
-                full = [a for a, b in self._buckets.items() if b.tokens >= b.burst - 1]
-                for old in full or list(self._buckets)[: MAX_ADDRESSES // 10]:
-                    del self._buckets[old]
-            bucket = self._buckets[address] = RateLimiter(PER_SECOND, BURST, self.clock)
-        return bucket.allow()
-
     async def leaderboard(self, request: Request) -> Response:
-        try:
-            ladder, limit = self._checked(request)
-        except RoomError as error:
-            return error_response(error.code, error.reason, fields=error.fields)
+        ladder, limit = self._checked(request)
         storage = self.table.storage
         top = await storage.top_players(ladder, MIN_GAMES, limit)
         players = [
@@ -84,41 +68,35 @@ class LeaderboardApi:
         }
         return JSONResponse(body)
 
-    def _checked(self, request: Request) -> tuple[str, int]:
+    def _checked(self, request: Request) -> tuple[Ladder, int]:
         """The ladder and the number of players asked for, or the refusal."""
-        if not self._allowed(client_address(request)):
-            raise RoomError(
-                "too_many_requests",
-                "too many leaderboard look-ups; try again in 1 s",
-                {"retry_after": 1},
-            )
-        ladder = request.path_params["ladder"]
-        if ladder not in LADDERS:
-            raise RoomError(
+        if not self.buckets.allow(client_address(request)):
+            raise too_many("too_many_requests", "too many leaderboard look-ups", 1 / PER_SECOND)
+        asked = request.path_params["ladder"]
+        if asked not in LADDERS:
+            raise ApiError(
                 "no_ladder",
-                f"no ladder {ladder[:32]!r}; the ladders are {', '.join(LADDERS)}",
+                f"no ladder {asked[:32]!r}; the ladders are {', '.join(LADDERS)}",
                 {"field": "ladder", "allowed": list(LADDERS)},
             )
         limit = query_limit(request.query_params.get("limit"), DEFAULT_LIMIT, MAX_LIMIT)
         if limit is None:
-            raise RoomError(
+            raise ApiError(
                 "bad_request",
                 f"limit is a whole number from 1 to {MAX_LIMIT}",
                 {"field": "limit", "allowed": f"1-{MAX_LIMIT}"},
             )
-        return ladder, limit
+        return Ladder(asked), limit
 
     async def _bots(self, ladder: str) -> list[JSON]:
         """Every bot level: its rating (its seed until its first rated game) and the
         place it would have among the listed players."""
         levels = list(BOT_SEEDS[ladder])
-        found = await self.table.storage.ladder_rows(ladder, [bot_player(lv) for lv in levels])
-        rows = {row.player: row for row in found}
+        storage = self.table.storage
+        rows = await storage.ratings_or_seeds(ladder, [bot_player(lv) for lv in levels])
         bots = []
         for level in levels:
-            player = bot_player(level)
-            mu, sigma = seed(ladder, player)
-            row = rows.get(player) or RatingRow(player, None, mu, sigma, 0, 0)
+            row = rows[bot_player(level)]
             above = await self.table.storage.people_above(ladder, MIN_GAMES, row.mu, row.sigma)
             entry = {"level": level, "bot": LEVELS[level], "place": above + 1}
             bots.append({**entry, **_standing(row)})
@@ -127,10 +105,9 @@ class LeaderboardApi:
 
     async def _you(self, request: Request, ladder: str) -> JSON | None:
         """The signed-in player's standing (None for a guest); ``rank`` once listed."""
-        found = await self.accounts.session(request, change=False)
-        if found is None:
+        user = await self.signed_in(request)
+        if user is None:
             return None
-        user = found[1]
         storage = self.table.storage
         rows = await storage.ladder_rows(ladder, [user_player(user.id)])
         if not rows:

@@ -16,12 +16,13 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ...display_names import DisplayNameError, clean_name, name_key
-from ..edges.http import client_address, error_response
+from ..edges.http import client_address
+from ..edges.sessions import SignedIn
+from ..errors import ApiError, too_many
 from ..ladder import MIN_GAMES, user_player
 from ..ops.limits import AddressBuckets
 from ..ratings.profiles import RECENT_GAMES, game_counts, ladder_ratings, recent_games
 from ..rooms.table import Table
-from .accounts import AccountsApi
 
 #: Per address: this many look-ups at once, then this many a second.
 BURST = 20
@@ -32,10 +33,10 @@ class ProfileApi:
     """The players' profiles of one table."""
 
     def __init__(
-        self, table: Table, accounts: AccountsApi, clock: Callable[[], float] = time.monotonic
+        self, table: Table, signed_in: SignedIn, clock: Callable[[], float] = time.monotonic
     ) -> None:
         self.table = table
-        self.accounts = accounts
+        self.signed_in = signed_in
         self.buckets = AddressBuckets(PER_SECOND, BURST, clock)
 
     def routes(self) -> list[BaseRoute]:
@@ -43,11 +44,7 @@ class ProfileApi:
 
     async def profile(self, request: Request) -> Response:
         if not self.buckets.allow(client_address(request)):
-            return error_response(
-                "too_many_requests",
-                "too many profile look-ups; try again in 1 s",
-                fields={"retry_after": 1},
-            )
+            raise too_many("too_many_requests", "too many profile look-ups", 1 / PER_SECOND)
         raw = request.path_params["name"]
         storage = self.table.storage
         try:
@@ -55,11 +52,9 @@ class ProfileApi:
         except DisplayNameError:
             user = None
         if user is None:
-            return error_response(
-                "no_player", f"no player is called {raw[:32]!r}", fields={"field": "name"}
-            )
-        session = await self.accounts.session(request, change=False)
-        owner = session is not None and session[1].id == user.id
+            raise ApiError("no_player", f"no player is called {raw[:32]!r}", {"field": "name"})
+        reader = await self.signed_in(request)
+        owner = reader is not None and reader.id == user.id
         player = user_player(user.id)
         played = await storage.played_games(user.id)
         rows = await storage.ratings_of(player)

@@ -16,7 +16,7 @@ from typing import Any
 
 from ...core import JSON
 from ...statuses import SeatKind
-from ..ladder import bot_player, displayed, ladder_of, level_of_bot, user_player
+from ..ladder import Ladder, displayed, ladder_of, seat_player
 from ..storage.profiles import DETAILED_GAMES, LadderRating, PlayedGame
 
 #: Recent games listed on a profile (those read with their seats), and rating history
@@ -25,7 +25,11 @@ RECENT_GAMES = DETAILED_GAMES
 HISTORY_POINTS = 200
 
 #: A ladder's variant as a profile names it: the standard rules of a ladder.
-_LADDER_VARIANT = {"skyjo": "standard", "skipbo": "standard", "skipbo-teams": "teams"}
+_LADDER_VARIANT = {
+    Ladder.SKYJO: "standard",
+    Ladder.SKIPBO: "standard",
+    Ladder.SKIPBO_TEAMS: "teams",
+}
 #: Any other rules.
 CUSTOM = "custom"
 
@@ -214,12 +218,7 @@ def seat_verdicts(
     changes = {change["player"]: change for change in verdict.get("changes") or ()}
     told = []
     for index, seat in enumerate(seats):
-        if seat.get("kind") == SeatKind.BOT:
-            level = level_of_bot(seat.get("bot"))
-            player = None if level is None else bot_player(level)
-        else:
-            user = claims.get(index)
-            player = None if user is None else user_player(user)
+        player = seat_player(seat, claims.get(index))
         change = changes.get(player) if player is not None else None
         if change is None:
             continue

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import Field, TypeAdapter, ValidationError
 
 from ...core import JSON
 from ...statuses import SeatKind
-from ..edges.http import describe
+from ..edges.bodies import StrictModel, describe
+from ..errors import ApiError
 
 MAX_VERSION = 2**53
 MAX_ACTION = 2**31
@@ -23,11 +24,7 @@ Version = Annotated[int, Field(ge=0, le=MAX_VERSION)]
 MAX_CHAT = 200
 
 
-class _Message(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-
-
-class Hello(_Message):
+class Hello(StrictModel):
     """First message of every connection: who is connecting and what they last saw."""
 
     type: Literal["hello"]
@@ -35,7 +32,7 @@ class Hello(_Message):
     last_version: Version | None = None
 
 
-class MoveMessage(_Message):
+class MoveMessage(StrictModel):
     """A move for the connection's seat: an action code or a move in the engine's JSON form."""
 
     type: Literal["move"]
@@ -45,7 +42,7 @@ class MoveMessage(_Message):
     move: dict[str, Any] | None = None
 
 
-class HintRequest(_Message):
+class HintRequest(StrictModel):
     """The seat to move asks the move advisor; answered to this connection only."""
 
     type: Literal["hint"]
@@ -53,7 +50,7 @@ class HintRequest(_Message):
     version: Version
 
 
-class TakeBack(_Message):
+class TakeBack(StrictModel):
     """The coached player takes back their last move, which the coach called clearly
     worse (see :mod:`cardtable.server.rooms.coach`); ``version`` is the room's version just
     after that move."""
@@ -63,7 +60,7 @@ class TakeBack(_Message):
     version: Version
 
 
-class KeepMove(_Message):
+class KeepMove(StrictModel):
     """The coached player keeps the move the coach spoke of: the bots play on."""
 
     type: Literal["keep_move"]
@@ -71,7 +68,7 @@ class KeepMove(_Message):
     version: Version
 
 
-class ReviewRequest(_Message):
+class ReviewRequest(StrictModel):
     """A seated player asks, once the game is over, for the move advisor's review of
     their own moves; answered to this connection only."""
 
@@ -79,12 +76,12 @@ class ReviewRequest(_Message):
     token: Token
 
 
-class SeatSpec(_Message):
+class SeatSpec(StrictModel):
     kind: SeatKind
     bot: Annotated[str, Field(min_length=1, max_length=40)] | None = None
 
 
-class Configure(_Message):
+class Configure(StrictModel):
     """Host only, before the start: change rules options and/or the seats."""
 
     type: Literal["configure"]
@@ -93,44 +90,44 @@ class Configure(_Message):
     seats: Annotated[list[SeatSpec], Field(min_length=1, max_length=16)] | None = None
 
 
-class Start(_Message):
+class Start(StrictModel):
     type: Literal["start"]
     host_token: Token
 
 
-class Rematch(_Message):
+class Rematch(StrictModel):
     """Host only, after the end: back to the lobby with the same seats for a new game."""
 
     type: Literal["rematch"]
     host_token: Token
 
 
-class Resync(_Message):
+class Resync(StrictModel):
     """Ask for the events after ``last_version`` (or a full sync)."""
 
     type: Literal["resync"]
     last_version: Version | None = None
 
 
-class Ping(_Message):
+class Ping(StrictModel):
     type: Literal["ping"]
 
 
-class ChatMessage(_Message):
+class ChatMessage(StrictModel):
     """A line in the table chat from this connection's seat (or a spectator, if allowed)."""
 
     type: Literal["chat"]
     text: Annotated[str, Field(min_length=1, max_length=MAX_CHAT)]
 
 
-class ReactionMessage(_Message):
+class ReactionMessage(StrictModel):
     """A quick reaction, one of a fixed set (see :data:`cardtable.server.rooms.chat.REACTIONS`)."""
 
     type: Literal["reaction"]
     reaction: Literal["thumbs_up", "clap", "wow", "phew", "party"]
 
 
-class TableSettings(_Message):
+class TableSettings(StrictModel):
     """Host only, at any time: change table options (turn time limit, spectator chat)."""
 
     type: Literal["table"]
@@ -138,7 +135,7 @@ class TableSettings(_Message):
     options: Annotated[dict[str, Any], Field(min_length=1, max_length=8)]
 
 
-class CreateRoom(_Message):
+class CreateRoom(StrictModel):
     """Body of ``POST /api/rooms``."""
 
     game: Literal["skipbo", "skyjo"]
@@ -152,14 +149,14 @@ class CreateRoom(_Message):
     start: bool = False
 
 
-class JoinRoom(_Message):
+class JoinRoom(StrictModel):
     """Body of ``POST /api/rooms/{code}/join``."""
 
     name: Annotated[str, Field(max_length=100)]
     seat: Annotated[int, Field(ge=0, le=15)] | None = None
 
 
-class QuickMatch(_Message):
+class QuickMatch(StrictModel):
     """Body of ``POST /api/quickmatch``."""
 
     game: Literal["skipbo", "skyjo"]
@@ -167,13 +164,9 @@ class QuickMatch(_Message):
     players: Annotated[int, Field(ge=2, le=8)] = 2
 
 
-class ProtocolError(ValueError):
-    """A message that is not valid; ``code`` and ``reason`` go into the error reply."""
-
-    def __init__(self, code: str, reason: str) -> None:
-        super().__init__(reason)
-        self.code = code
-        self.reason = reason
+class ProtocolError(ApiError):
+    """A message that is not valid (malformed, or not expected now); its ``code`` and
+    ``reason`` go into the error reply like any refusal's."""
 
 
 #: Every message a client may send; ``type`` tells which.

@@ -18,22 +18,22 @@ cluster's (:mod:`cardtable.server.edges.lookups`).
 from __future__ import annotations
 
 import asyncio
-import math
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Callable
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ...core import JSON
-from ..edges.http import client_address, error_response, read_body
+from ..edges.bodies import read_body
+from ..edges.http import client_address
 from ..edges.lookups import ClusterLookups
-from ..errors import RoomError
+from ..edges.sessions import SignedIn
+from ..errors import ApiError, RoomError, too_many
 from ..ladder import ladder_of
 from ..ops.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
-from ..storage.records import UserRecord
+from ..storage.records import GameRecord
 from ..tokens import normalize_code
 from .protocol import CreateRoom, JoinRoom
 from .replays import game_summary, replay_log, replay_step
@@ -54,7 +54,7 @@ class RoomsApi:
         self,
         table: Table,
         lookups: ClusterLookups,
-        signed_in: Callable[[Request], Awaitable[UserRecord | None]] | None = None,
+        signed_in: SignedIn,
     ) -> None:
         self.table = table
         #: The account a request's session cookie names, if any (the accounts' API).
@@ -86,12 +86,7 @@ class RoomsApi:
         address = client_address(request)
         wait = self.lookups.take(address)
         if wait is not None:
-            seconds = max(1, math.ceil(wait))
-            raise RoomError(
-                "too_many_lookups",
-                f"too many room codes that do not exist; try again in {seconds} s",
-                {"retry_after": seconds},
-            )
+            raise too_many("too_many_lookups", "too many room codes that do not exist", wait)
         return address
 
     async def room_or_error(self, request: Request) -> Room:
@@ -149,19 +144,16 @@ class RoomsApi:
         return Response(self.table.metrics.render(self.table), media_type=METRICS_CONTENT_TYPE)
 
     async def create_room(self, request: Request) -> Response:
-        try:
-            body: CreateRoom = await read_body(request, CreateRoom, self.limit)
-            created = await self.table.create_room(
-                body.game,
-                body.options,
-                body.seats,
-                body.name,
-                client_address(request),
-                body.table,
-                start=body.start,
-            )
-        except RoomError as error:
-            return error_response(error.code, error.reason, fields=error.fields)
+        body = await read_body(request, CreateRoom, self.limit)
+        created = await self.table.create_room(
+            body.game,
+            body.options,
+            body.seats,
+            body.name,
+            client_address(request),
+            body.table,
+            start=body.start,
+        )
         code = created["code"]
         base = str(request.base_url).rstrip("/")
         created["join_url"] = f"{base}/r/{code}"
@@ -171,20 +163,14 @@ class RoomsApi:
         return JSONResponse(created, status_code=201)
 
     async def room_info(self, request: Request) -> Response:
-        try:
-            room = await self.room_or_error(request)
-        except RoomError as error:
-            return error_response(error.code, error.reason, fields=error.fields)
+        room = await self.room_or_error(request)
         return JSONResponse(room.summary())
 
     async def join_room(self, request: Request) -> Response:
-        try:
-            room = await self.room_or_error(request)
-            body: JoinRoom = await read_body(request, JoinRoom, self.limit)
-            await self.refuse_second_seat(request, room)
-            seat, token = await room.lobby.join(body.name, body.seat)
-        except RoomError as error:
-            return error_response(error.code, error.reason, fields=error.fields)
+        room = await self.room_or_error(request)
+        body = await read_body(request, JoinRoom, self.limit)
+        await self.refuse_second_seat(request, room)
+        seat, token = await room.lobby.join(body.name, body.seat)
         return JSONResponse(
             {"code": room.code, "seat": seat, "token": token, "version": room.version}
         )
@@ -194,53 +180,44 @@ class RoomsApi:
         and its rules are a ladder's: one player in two seats of a rated game could hand
         one seat's game to the other (a claim refuses it too, and the game would be
         unrated: docs/players.md#ratings)."""
-        if self.signed_in is None or ladder_of(room.game.name, room.rules.to_json()) is None:
+        if ladder_of(room.game.name, room.rules.to_json()) is None:
             return
         user = await self.signed_in(request)
         if user is not None and await self.table.storage.seats_in_room(user.id, room.code):
-            raise RoomError(
+            raise ApiError(
                 "second_seat",
                 "your account already has a seat at this table, whose games are rated",
                 {"field": "seat"},
             )
 
     async def list_games(self, request: Request) -> Response:
-        try:
-            address = self.take_lookup(request)
-        except RoomError as error:
-            return error_response(error.code, error.reason, fields=error.fields)
+        address = self.take_lookup(request)
         code = normalize_code(request.path_params["code"])
         records = [] if code is None else await self.table.storage.list_games(code)
         if not records:
             await self.lookups.missed(address)
-            return error_response("no_game", "no game was played in this room")
+            raise ApiError("no_game", "no game was played in this room")
         self.lookups.give_back(address)
         return JSONResponse({"room": code, "games": [game_summary(record) for record in records]})
 
-    async def _game(self, request: Request) -> Any:
+    async def _game(self, request: Request) -> GameRecord:
         address = self.take_lookup(request)
         code = normalize_code(request.path_params["code"])
         storage = self.table.storage
         record = None if code is None else await storage.load_game(code, request.path_params["n"])
         if record is None:
             await self.lookups.missed(address)
-            raise RoomError("no_game", "no such game")
+            raise ApiError("no_game", "no such game")
         self.lookups.give_back(address)
         return record
 
     async def game_log(self, request: Request) -> Response:
-        try:
-            record = await self._game(request)
-        except RoomError as error:
-            return error_response(error.code, error.reason, fields=error.fields)
+        record = await self._game(request)
         return JSONResponse(replay_log(record))
 
     async def game_step(self, request: Request) -> Response:
-        try:
-            record = await self._game(request)
-        except RoomError as error:
-            return error_response(error.code, error.reason, fields=error.fields)
+        record = await self._game(request)
         step: int = request.path_params["k"]
         if not 0 <= step <= len(record.moves):
-            return error_response("no_step", f"steps run from 0 to {len(record.moves)}", 404)
+            raise ApiError("no_step", f"steps run from 0 to {len(record.moves)}")
         return JSONResponse(replay_step(record, step))

@@ -11,16 +11,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
 from collections.abc import Callable
 
 from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ...core import JSON
-from ..edges.http import client_address, error_response
+from ..edges.http import answer, client_address
 from ..edges.lookups import ClusterLookups
-from ..errors import RoomError
+from ..errors import ApiError, RoomError, too_many
 from ..ops.limits import RateLimiter, origin_allowed
 from ..tokens import normalize_code
 from .connections import (
@@ -58,7 +57,7 @@ log = logging.getLogger("cardtable.server")
 
 def _room_error_reply(room: Room) -> Callable[[Exception], JSON]:
     def reply(error: Exception) -> JSON:
-        if isinstance(error, RoomError):
+        if isinstance(error, ApiError):
             return error_message(error.code, error.reason, room.version, error.fields)
         log.error(
             "room %s: a background answer failed",
@@ -97,7 +96,7 @@ class TableSocket:
             # the next node (nginx: proxy_next_upstream http_503), which takes the room
             # over, and the player sees no error; a client reached directly retries.
             await websocket.send_denial_response(
-                error_response("draining", "this server is stopping; reconnect")
+                answer(ApiError("draining", "this server is stopping; reconnect"))
             )
             return
         address = client_address(websocket)
@@ -137,15 +136,9 @@ class TableSocket:
 
     async def _refuse_lookup(self, websocket: WebSocket, wait: float) -> None:
         """Too many look-ups of codes that do not exist: HTTP 429 before the upgrade."""
-        seconds = max(1, math.ceil(wait))
         if "websocket.http.response" in websocket.scope.get("extensions", {}):
-            await websocket.send_denial_response(
-                error_response(
-                    "too_many_lookups",
-                    f"too many room codes that do not exist; try again in {seconds} s",
-                    fields={"retry_after": seconds},
-                )
-            )
+            refusal = too_many("too_many_lookups", "too many room codes that do not exist", wait)
+            await websocket.send_denial_response(answer(refusal))
         else:
             await websocket.close(POLICY_VIOLATION)
 
@@ -185,10 +178,7 @@ class TableSocket:
                 return MESSAGE_TOO_BIG
             try:
                 close = await self._handle(room, conn, text)
-            except ProtocolError as error:
-                conn.push(error_message(error.code, error.reason, room.version))
-                continue
-            except RoomError as error:
+            except ApiError as error:  # a refusal, or a message that is not valid
                 conn.push(error_message(error.code, error.reason, room.version, error.fields))
                 if error.code == "stale_version":
                     conn.push(room.sync(conn.seat))

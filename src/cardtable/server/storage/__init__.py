@@ -10,6 +10,7 @@ module, composed into :class:`~cardtable.server.storage.store.Storage`.
 - ``rooms``: a room's row; ``leases``: which node serves a room, and hand-overs;
 - ``games``: the stored games and their move logs;
 - ``accounts``: users, sessions, claimed seats and the sign-in limits' counters;
+  ``claims``: the one query of who claimed which seat of a room;
 - ``ratings``: finished games judged once for a ladder, ratings, leaderboards;
 - ``profiles``: an account's finished games and ratings; ``public_rooms``: the rooms
   the public lobby lists.

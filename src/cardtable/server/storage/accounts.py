@@ -12,6 +12,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ...core import JSON
 from ..ladder import ladder_of
+from .claims import room_claims
 from .database import Database
 from .records import UserRecord
 from .tables import games, ratings, rooms, seat_claims, sessions, throttles, users
@@ -127,12 +128,7 @@ class AccountRows(Database):
             ]
             if room is None or not found:
                 return "no_seat"
-            claimed = await connection.execute(
-                sa.select(seat_claims.c.seat, seat_claims.c.user_id).where(
-                    seat_claims.c.room_code == code
-                )
-            )
-            holders = {seat: holder for seat, holder in claimed}
+            holders = await room_claims(connection, code)
             holder = holders.get(found[0])
             if holder is not None:
                 return found[0] if holder == user_id else "seat_claimed"

@@ -10,6 +10,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from ...core import JSON
+from .claims import claims_query, room_claims
 from .database import Database
 from .tables import LIVE_STATUSES, games, rated_games, ratings, rooms, seat_claims, users
 
@@ -139,10 +140,8 @@ class ProfileRows(Database):
         public lobby links them to their profiles)."""
         if not codes:
             return {}
-        query = (
-            sa.select(seat_claims.c.room_code, seat_claims.c.seat, users.c.name)
-            .select_from(seat_claims.join(users, users.c.id == seat_claims.c.user_id))
-            .where(seat_claims.c.room_code.in_(codes))
+        query = claims_query(codes, users.c.name).join_from(
+            seat_claims, users, users.c.id == seat_claims.c.user_id
         )
         async with self._engine().connect() as connection:
             rows = await connection.execute(query)
@@ -160,9 +159,4 @@ class ProfileRows(Database):
             seats = found.scalar_one_or_none()
             if seats is None:
                 return [], {}
-            claimed = await connection.execute(
-                sa.select(seat_claims.c.seat, seat_claims.c.user_id).where(
-                    seat_claims.c.room_code == code
-                )
-            )
-            return list(seats), {seat: user_id for seat, user_id in claimed}
+            return list(seats), await room_claims(connection, code)

@@ -12,8 +12,9 @@ from collections.abc import AsyncIterator, Sequence
 import sqlalchemy as sa
 
 from ...core import JSON
+from .claims import claims_in
 from .database import Database
-from .tables import rooms, seat_claims
+from .tables import rooms
 
 
 @dataclasses.dataclass(frozen=True)
@@ -108,9 +109,5 @@ class LobbyRows(Database):
         """(room, seat) -> the account that claimed it, for these rooms."""
         if not codes:
             return {}
-        query = sa.select(seat_claims.c.room_code, seat_claims.c.seat, seat_claims.c.user_id).where(
-            seat_claims.c.room_code.in_(list(codes))
-        )
         async with self._engine().connect() as connection:
-            rows = await connection.execute(query)
-            return {(row.room_code, row.seat): row.user_id for row in rows}
+            return await claims_in(connection, codes)

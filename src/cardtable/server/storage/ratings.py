@@ -4,15 +4,16 @@ ratings in the same transaction, and the leaderboards (docs/players.md#ratings).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
-from ..ladder import Verdict, rate, score, seed, verdict
+from ..ladder import Verdict, displayed, rate, score, seed, verdict
+from .claims import room_claims
 from .database import Database
-from .tables import games, rated_games, ratings, seat_claims, users
+from .tables import games, rated_games, ratings, users
 
 
 class _NotFinishedError(Exception):
@@ -29,6 +30,10 @@ class RatingRow:
     sigma: float
     games: int
     wins: int
+
+    def shown(self) -> tuple[int, int]:
+        """The rating and its ± as players see them."""
+        return displayed(self.mu, self.sigma)
 
 
 _ROW = (
@@ -76,12 +81,7 @@ class RatingRows(Database):
         row = found.first()
         if row is None or row.result is None:
             raise _NotFinishedError
-        claimed = await connection.execute(
-            sa.select(seat_claims.c.seat, seat_claims.c.user_id).where(
-                seat_claims.c.room_code == code
-            )
-        )
-        claims = {seat: user_id for seat, user_id in claimed}
+        claims = await room_claims(connection, code)
         judged = verdict(row.game, row.rules, row.seats, row.result, claims)
         changes: list[Any] = []
         if judged.ladder is not None:
@@ -202,6 +202,17 @@ class RatingRows(Database):
         )
         async with self._engine().connect() as connection:
             return [RatingRow(**row._asdict()) for row in await connection.execute(query)]
+
+    async def ratings_or_seeds(self, ladder: str, players: Iterable[str]) -> dict[str, RatingRow]:
+        """Each of these players' row on a ladder; one without a rated game there yet
+        stands at their seed (a bot level's measured one, else the first rating), with no
+        games."""
+        wanted = sorted(set(players))
+        found = {row.player: row for row in await self.ladder_rows(ladder, wanted)}
+        for player in wanted:
+            if player not in found:
+                found[player] = RatingRow(player, None, *seed(ladder, player), 0, 0)
+        return found
 
     async def people_above(self, ladder: str, min_games: int, mu: float, sigma: float) -> int:
         """How many listed accounts of a ladder rank above a rating of (mu, sigma)."""
