@@ -334,3 +334,20 @@ def test_refusals_and_toasts_follow_a_change_of_language(server, browser):
     guest.wait_for_function("!document.querySelector('#toast').textContent.startsWith('Please')")
     assert not toast.inner_text().startswith("Please"), toast.inner_text()
     assert not host.errors and not guest.errors
+
+
+def test_the_host_removes_a_waiting_guest_who_then_watches(server, browser):
+    host = new_page(browser, server)
+    code = create_table(host, "skyjo", "Hostess", {"players": 2}, ["human"])
+    guest = join(browser, server, code, "Stranger")
+    remove = host.get_by_role("button", name="Remove Stranger from the table")
+    remove.wait_for(timeout=TIMEOUT)
+    remove.click()
+    guest.get_by_text("The host removed you from this table.").wait_for(timeout=TIMEOUT)
+    # A spectator now, with the free seat offered again; the host waits for a player.
+    guest.wait_for_selector("#join", timeout=TIMEOUT)
+    host.wait_for_selector("#start[disabled]", timeout=TIMEOUT)
+    assert host.get_by_role("button", name="Remove Stranger from the table").count() == 0
+    stored = guest.evaluate(f"localStorage.getItem('cardtable.room.{code}')")
+    assert stored is None or "token" not in stored
+    assert not host.errors and not guest.errors

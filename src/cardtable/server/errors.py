@@ -31,6 +31,8 @@ STATUS: Mapping[str, int] = {
     "payload_too_large": 413,
     "bad_content_type": 415,
     "too_many_rooms": 429,
+    "too_many_seats": 429,
+    "seat_not_taken": 409,
     "too_many_lookups": 429,
     "too_many_attempts": 429,
     "too_many_requests": 429,

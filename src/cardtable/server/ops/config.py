@@ -108,6 +108,12 @@ class ServerConfig:
     password_time_cost: int = 3
     #: Messages queued for one slow connection before it is dropped.
     send_queue_size: int = 1000
+    #: Joins of a seat per address: ``joins_burst`` at once, then ``joins_per_second``.
+    joins_burst: int = 10
+    joins_per_second: float = 0.2
+    #: Seats of public tables waiting for their game that one address may hold at once
+    #: on a node (a private table, joined by its link, does not count).
+    public_seats_per_address: int = 4
 
     def database_url(self) -> str:
         return self.db_url if self.db_url is not None else sqlite_url(self.data_dir)

@@ -95,6 +95,14 @@ class Start(StrictModel):
     host_token: Token
 
 
+class RemoveSeat(StrictModel):
+    """Host only, before the start: free a seat a waiting player took."""
+
+    type: Literal["remove"]
+    host_token: Token
+    seat: Annotated[int, Field(ge=0, le=15)]
+
+
 class Rematch(StrictModel):
     """Host only, after the end: back to the lobby with the same seats for a new game."""
 
@@ -179,6 +187,7 @@ AnyClientMessage = (
     | ReviewRequest
     | Configure
     | Start
+    | RemoveSeat
     | Rematch
     | Resync
     | Ping

@@ -90,6 +90,7 @@ class Room:
         self.events: list[EventRecord] = []
         #: The version just before the first event in ``events`` (catch-up starts there).
         self.log_start = record.version
+        self.joined_from: dict[int, str] = {}
         self.connections: set[Connection] = set()
         self.lock = asyncio.Lock()
         self.closed = False
@@ -324,6 +325,15 @@ class Room:
         for conn in self.connections:
             if conn.seat == seat:
                 conn.push(text)
+
+    def unseat(self, seat: int, notice: JSON) -> None:
+        """The connections of ``seat`` (its player was removed) stay as spectators,
+        told with ``notice``; everyone sees who is still there."""
+        for conn in self.connections:
+            if conn.seat == seat:
+                conn.push(notice)
+                conn.seat = None
+        self.broadcast_raw(self.presence())
 
     def resync_all(self, notice: JSON) -> None:
         """After the game's state went back (a take-back): the event log starts again

@@ -32,6 +32,7 @@ from ..edges.lookups import ClusterLookups
 from ..edges.sessions import SignedIn
 from ..errors import ApiError, RoomError, too_many
 from ..ladder import ladder_of
+from ..ops.limits import AddressBuckets
 from ..ops.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from ..storage.records import GameRecord
 from ..tokens import normalize_code
@@ -39,6 +40,9 @@ from .protocol import CreateRoom, JoinRoom
 from .replays import game_summary, replay_log, replay_step
 from .room import Room
 from .table import Table
+
+#: Seconds a refused join is told to wait (the bucket gives a join back every 5 s).
+JOIN_WAIT = 5
 
 #: Seconds the health check waits for the database.
 HEALTH_TIMEOUT = 2.0
@@ -67,6 +71,8 @@ class RoomsApi:
         #: Monotonic seconds of the pings' reuse (tests replace it).
         self.clock: Callable[[], float] = time.monotonic
         self._ping_lock = asyncio.Lock()
+        #: Joins per address (docs/players.md, "Limits").
+        self.joins = AddressBuckets(table.config.joins_per_second, table.config.joins_burst)
 
     def routes(self) -> list[BaseRoute]:
         return [
@@ -167,13 +173,32 @@ class RoomsApi:
         return JSONResponse(room.summary())
 
     async def join_room(self, request: Request) -> Response:
+        address = client_address(request)
+        if not self.joins.allow(address):
+            raise too_many("too_many_requests", "seats taken from this address", JOIN_WAIT)
         room = await self.room_or_error(request)
         body = await read_body(request, JoinRoom, self.limit)
         await self.refuse_second_seat(request, room)
+        self.refuse_squatting(room, address)
         seat, token = await room.lobby.join(body.name, body.seat)
+        room.joined_from[seat] = address
         return JSONResponse(
             {"code": room.code, "seat": seat, "token": token, "version": room.version}
         )
+
+    def refuse_squatting(self, room: Room, address: str) -> None:
+        """``too_many_seats`` when ``address`` already holds the most seats of public
+        tables waiting for their game that one address may (one person, or a script
+        emptying the public lobby); a private table's seats never count."""
+        if not room.table_options.public:
+            return
+        cap = self.table.config.public_seats_per_address
+        if self.table.public_seats_held(address) >= cap:
+            raise ApiError(
+                "too_many_seats",
+                f"one address holds at most {cap} seats at public tables waiting to start",
+                {"allowed": cap},
+            )
 
     async def refuse_second_seat(self, request: Request, room: Room) -> None:
         """``second_seat`` when the signed-in account (if any) already sits at ``room``

@@ -65,6 +65,36 @@ class Lobby:
             room.touch()
             return seat_index, token
 
+    async def remove(self, host_token: str, seat_index: int, asker: int | None) -> None:
+        """Host only, before the start: free seat ``seat_index``, which a waiting player
+        took (a squatter, a stranger at a public table). Its token stops working, its
+        connections become spectators and are told, and its claim by an account is
+        forgotten, so the next player there starts clean. The host's own seat stays."""
+        room = self.room
+        self.check_host(host_token)
+        async with room.lock:
+            if room.status != LOBBY:
+                raise RoomError("not_in_lobby", "players can be removed only before the start")
+            if not 0 <= seat_index < len(room.seats):
+                raise RoomError("bad_seats", f"the table has seats 0 to {len(room.seats) - 1}")
+            seat = room.seats[seat_index]
+            if seat.kind != SeatKind.HUMAN or not seat.taken:
+                raise RoomError("seat_not_taken", f"nobody sits in seat {seat_index}")
+            if seat_index == asker:
+                raise RoomError("remove_self", "the host keeps their own seat")
+            room.seats[seat_index] = Seat(SeatKind.HUMAN)
+            try:
+                await room.commit_room_event()
+            except Exception:
+                room.seats[seat_index] = seat
+                room.version -= 1
+                raise
+            room.joined_from.pop(seat_index, None)
+            await room.table.storage.release_seat_claim(room.code, seat_index)
+            room.unseat(seat_index, {"type": "removed", "seat": seat_index})
+            room.touch()
+        log.info("seat removed by the host", extra=room.log_fields(seat=seat_index))
+
     async def rename(self, seat_index: int, name: str) -> None:
         """Call a taken human seat ``name`` (its player deleted their account), as a
         room event; the seat, its token and its place in the game stay."""

@@ -323,6 +323,17 @@ class Table:
         )
         self.metrics.handed_over += len(rooms)
 
+    def public_seats_held(self, address: str) -> int:
+        """Seats of public tables waiting for their game that ``address`` joined on
+        this node (the creator's own seat is no join and does not count)."""
+        return sum(
+            1
+            for room in self.rooms.values()
+            if room.status == LOBBY and room.table_options.public
+            for seat, joined in room.joined_from.items()
+            if joined == address and room.seats[seat].taken
+        )
+
     async def keep_leases(self) -> None:
         held = {code: room.epoch for code, room in self.rooms.items()}
         lost, wanted = await self.storage.renew_leases(

@@ -41,6 +41,7 @@ from .protocol import (
     ProtocolError,
     ReactionMessage,
     Rematch,
+    RemoveSeat,
     Resync,
     ReviewRequest,
     Start,
@@ -236,6 +237,8 @@ class TableSocket:
             )
         elif isinstance(parsed, Start):
             await room.lobby.start(parsed.host_token)
+        elif isinstance(parsed, RemoveSeat):
+            await room.lobby.remove(parsed.host_token, parsed.seat, conn.seat)
         elif isinstance(parsed, Rematch):
             await room.lobby.rematch(parsed.host_token)
         elif isinstance(parsed, ChatMessage):

@@ -141,6 +141,16 @@ class AccountRows(Database):
             )
             return found[0]
 
+    async def release_seat_claim(self, code: str, seat: int) -> None:
+        """Forget who claimed seat ``seat`` of room ``code`` (its player was removed
+        before the game: the next player there is somebody else)."""
+        async with self._engine().begin() as connection:
+            await connection.execute(
+                seat_claims.delete().where(
+                    seat_claims.c.room_code == code, seat_claims.c.seat == seat
+                )
+            )
+
     async def seats_in_room(self, user_id: int, code: str) -> list[int]:
         """The seats of room ``code`` the user claimed."""
         async with self._engine().connect() as connection:

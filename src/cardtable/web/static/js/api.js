@@ -61,6 +61,13 @@ export function forgetSeat(code) {
   localStorage.removeItem(KEY + code);
 }
 
+// The host removed this browser's player: its seat token is void (a host token stays).
+export function dropSeatToken(code) {
+  const { seat, token, ...rest } = seatFor(code) || {};
+  if (Object.keys(rest).length) localStorage.setItem(KEY + code, JSON.stringify(rest));
+  else forgetSeat(code);
+}
+
 export function playerName() {
   return localStorage.getItem("cardtable.name") || "";
 }

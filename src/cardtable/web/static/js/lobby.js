@@ -36,6 +36,7 @@ export function lobbyPage(r) {
       h("span", { class: "seatname" }, r.name(index)),
       h("span", { class: "muted" }, status));
     if (r.isHost() && !s.taken) item.append(seatSelect(r, index, s));
+    if (r.isHost() && s.kind === "human" && s.taken && index !== ctx.seat) item.append(removeButton(r, index));
     list.append(item);
   });
   box.append(h("h2", {}, t("web.lobby.seats")), list);
@@ -216,6 +217,15 @@ function seatSelect(r, index, s) {
     r.send({ type: "configure", host_token: ctx.mine.host_token, seats });
   });
   return select;
+}
+
+// The host frees a seat a waiting player took (a stranger at a public table, say).
+function removeButton(r, index) {
+  return h("button", {
+    type: "button", class: "small", dataset: { key: `remove-${index}` },
+    "aria-label": t("web.lobby.remove_label", { name: r.name(index) }),
+    onclick: () => r.send({ type: "remove", host_token: r.ctx.mine.host_token, seat: index }),
+  }, t("web.lobby.remove"));
 }
 
 async function join(r, raw) {

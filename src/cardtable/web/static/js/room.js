@@ -3,7 +3,7 @@
 // drawn by its own module (lobby.js, table.js, scores.js, dialogs.js), and input.js ties
 // pointer, keys and focus to the state. Those modules get `r`, the room: its state
 // (`r.ctx`), `r.draw()`, `r.send(message)`, `r.name(seat)`, `r.isHost()`, `r.connect()`.
-import { api, forgetSeat, seatFor } from "./api.js";
+import { api, dropSeatToken, forgetSeat, seatFor } from "./api.js";
 import { Connection } from "./conn.js";
 import { announce, h, isPressed, patch, toast, unpressed } from "./dom.js";
 import { t } from "./i18n.js";
@@ -131,6 +131,12 @@ export function openRoom(code, outer, watch = false) {
           for (const p of m.seats) Object.assign(ctx.room.seats[p.seat], { connected: p.connected, away: p.away });
           ctx.room.spectators = m.spectators;
         }
+        break;
+      case "removed": // the host freed this browser's seat before the game
+        ctx.seat = null;
+        dropSeatToken(code);
+        ctx.mine = seatFor(code);
+        toast(() => t("web.lobby.removed"), "info");
         break;
       case "rated": // was the finished game rated, and each rated seat's change
         ctx.verdict = m;
