@@ -102,9 +102,10 @@ def test_leaderboard_look_ups_are_limited_per_address(tmp_path):
         assert refused.headers["Retry-After"] == "1"
 
 
-def test_a_game_left_to_a_bot_is_unrated(tmp_path):
+def test_a_game_left_to_a_bot_is_rated_with_its_leaver_last(tmp_path):
     """Ann starts a rated game and leaves: past the grace period a bot plays her seat to
-    the end, more than a few moves, so the game is not hers and changes no rating."""
+    the end, more than a few moves. The game is rated, Ann last whatever the bot made of
+    her cards: leaving never dodges a loss (issue 47, finding 2)."""
     with browser(tmp_path, grace_seconds=0.05) as http:
         csrf = register(http)["csrf_token"]
         seats = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]
@@ -120,8 +121,12 @@ def test_a_game_left_to_a_bot_is_unrated(tmp_path):
         while (judged := http.portal.call(storage.rated_game, code, 1)) is None:
             assert time.monotonic() < deadline, "the game never ended"
             time.sleep(0.1)
-        assert judged == {"ladder": None, "reason": "taken_over", "changes": []}
+        assert judged["ladder"] == "skyjo" and judged["reason"] is None
         log = http.get(f"/api/rooms/{code}/games/1").json()
         assert log["result"]["stand_in_moves"]["0"] > 5
+        changes = {change["player"]: change for change in judged["changes"]}
+        ann_change = changes[next(p for p in changes if p.startswith("user:"))]
+        assert ann_change["after"][0] < ann_change["before"][0]  # rated last: a loss
+        assert changes["bot:medium"]["after"][0] > changes["bot:medium"]["before"][0]
         body = board(http)
-        assert body["you"]["games"] == 0 and bot_entry(body, "medium")["games"] == 0
+        assert body["you"]["games"] == 1 and bot_entry(body, "medium")["games"] == 1

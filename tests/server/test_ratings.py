@@ -112,13 +112,6 @@ def test_the_ladder_s_player_in_a_seat():
         ({"players": 2}, [bot("hard"), bot("greedy")], WON, {}, "no_account"),
         ({"players": 2}, [HUMAN, bot("hard")], {**WON, "blocked": True}, {0: 7}, "blocked"),
         ({"players": 2}, [HUMAN, bot("hard")], {**WON, "winners": []}, {0: 7}, "blocked"),
-        (
-            {"players": 2},
-            [HUMAN, bot("hard")],
-            {**WON, "stand_in_moves": {"0": MAX_STAND_IN_MOVES + 1}},
-            {0: 7},
-            "taken_over",
-        ),
     ],
 )
 def test_verdict_says_why_a_game_is_unrated(rules, seats, result, claims, reason):
@@ -126,9 +119,49 @@ def test_verdict_says_why_a_game_is_unrated(rules, seats, result, claims, reason
     assert (judged.ladder, judged.reason) == (None, reason)
 
 
-def test_a_few_stand_in_moves_are_forgiven():
-    result = {**WON, "stand_in_moves": {"0": MAX_STAND_IN_MOVES}}
-    assert verdict("skyjo", {"players": 2}, [HUMAN, bot("hard")], result, {0: 7}).ladder
+def test_a_game_left_to_a_bot_stays_rated():
+    """Leaving does not make a game unrated (issue 47, finding 2): it is rated, with the
+    player who left last (below)."""
+    result = {**WON, "stand_in_moves": {"0": MAX_STAND_IN_MOVES + 1}}
+    judged = verdict("skyjo", {"players": 2}, [HUMAN, bot("hard")], result, {0: 7})
+    assert (judged.ladder, judged.reason) == (Ladder.SKYJO, None)
+
+
+def test_the_player_who_left_is_rated_last_even_where_the_bot_won_for_them():
+    players = ("user:1", "user:2", "user:3")
+    before = dict.fromkeys(players, (25.0, 25 / 3))
+    # Seat 0 left after 6 moves; the bot that finished for it scored best.
+    left = {"winners": [0], "scores": [12, 60, 101], "stand_in_moves": {"0": 6}}
+    after = rate("skyjo", players, left, before)
+    assert after["user:2"][0] > after["user:3"][0] > after["user:1"][0]
+    assert after["user:1"][0] < 25.0  # leaving is a loss, never a gain
+    # The same game without the absence: seat 0 won.
+    stayed = rate("skyjo", players, {**left, "stand_in_moves": {}}, before)
+    assert stayed["user:1"][0] > 25.0
+    skipbo = rate(
+        "skipbo",
+        ("user:1", "user:2"),
+        {"winners": [1], "stand_in_moves": {"1": 9}},
+        dict.fromkeys(("user:1", "user:2"), (25.0, 25 / 3)),
+    )
+    assert skipbo["user:1"][0] > 25.0 > skipbo["user:2"][0]
+
+
+def test_a_short_absence_is_forgiven():
+    players = ("user:1", "user:2")
+    before = dict.fromkeys(players, (25.0, 25 / 3))
+    short = {**WON, "stand_in_moves": {"0": MAX_STAND_IN_MOVES}}
+    assert verdict("skyjo", {"players": 2}, [HUMAN, HUMAN], short, {0: 7, 1: 8}).ladder
+    assert rate("skyjo", players, short, before) == rate("skyjo", players, WON, before)
+
+
+def test_a_team_whose_player_left_comes_last():
+    players = ("user:1", "user:2", "user:3", "user:4")
+    before = dict.fromkeys(players, (25.0, 25 / 3))
+    # Seats 0 and 2 won, but seat 2 had left the game to a bot.
+    after = rate("skipbo-teams", players, {"winners": [0, 2], "stand_in_moves": {"2": 7}}, before)
+    assert after["user:2"][0] > 25 > after["user:1"][0]
+    assert after["user:1"] == after["user:3"]
 
 
 def test_displayed_scale_and_bot_seeds():

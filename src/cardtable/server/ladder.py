@@ -43,7 +43,9 @@ class Unrated(StrEnum):
     GUEST_SEAT = "guest_seat"  # a person's seat no account claimed
     NO_ACCOUNT = "no_account"  # bots only
     SAME_PLAYER = "same_player"  # one account in two seats
-    TAKEN_OVER = "taken_over"  # a bot played too many moves for a person
+    # Until issue 47: a bot played too many moves for a person (now rated last, see
+    # abandoned); kept for the games judged before.
+    TAKEN_OVER = "taken_over"
 
 
 #: The ladders, in the order the leaderboards list them.
@@ -189,10 +191,18 @@ def verdict(
         return _unrated(Unrated.NO_ACCOUNT)
     if len(set(people)) < len(people):
         return _unrated(Unrated.SAME_PLAYER)
-    stand_ins = result.get("stand_in_moves") or {}
-    if any(int(count) > MAX_STAND_IN_MOVES for count in stand_ins.values()):
-        return _unrated(Unrated.TAKEN_OVER)
+    # A seat left to a bot is not unrated: its player is rated last (see _ranks).
     return Verdict(ladder, tuple(players))
+
+
+def abandoned(result: Mapping[str, Any]) -> frozenset[int]:
+    """The seats whose player left the game: a bot played more than
+    :data:`MAX_STAND_IN_MOVES` of their moves (away past the grace period, or out of
+    time). A shorter absence, a dropped connection, is forgiven."""
+    stand_ins = result.get("stand_in_moves") or {}
+    return frozenset(
+        int(seat) for seat, count in stand_ins.items() if int(count) > MAX_STAND_IN_MOVES
+    )
 
 
 def _sides(ladder: str, seats: int) -> list[list[int]]:
@@ -205,12 +215,19 @@ def _sides(ladder: str, seats: int) -> list[list[int]]:
 
 def _ranks(ladder: str, sides: list[list[int]], result: Mapping[str, Any]) -> list[float]:
     """Each side's place (lower is better; ties share one): Skyjo by score, lowest
-    first; Skip-Bo the winners, then everyone else."""
+    first; Skip-Bo the winners, then everyone else. A side one of whose players left
+    the game (:func:`abandoned`) comes last whatever the bot made of its hand, as an
+    abandoned game counts on chess and card sites: leaving never beats losing, and the
+    others move by their own places."""
     winners = set(result.get("winners") or ())
     if ladder == Ladder.SKYJO:
         scores = list(result.get("scores") or ())
-        return [float(min(scores[seat] for seat in side)) for side in sides]
-    return [0.0 if winners & set(side) else 1.0 for side in sides]
+        ranks = [float(min(scores[seat] for seat in side)) for side in sides]
+    else:
+        ranks = [0.0 if winners & set(side) else 1.0 for side in sides]
+    left = abandoned(result)
+    last = max(ranks, default=0.0) + 1.0
+    return [last if left & set(side) else rank for side, rank in zip(sides, ranks, strict=True)]
 
 
 def rate(
