@@ -40,6 +40,7 @@ def test_the_migration_creates_the_schema_and_is_idempotent(postgres_url):
         "users",
         "sessions",
         "seat_claims",
+        "known_browsers",
         "throttles",
         "ratings",
         "rated_games",
@@ -48,7 +49,7 @@ def test_the_migration_creates_the_schema_and_is_idempotent(postgres_url):
     assert columns["rooms", "seed"] == "bigint" and columns["moves", "version"] == "bigint"
     assert columns["rooms", "rules"] == "json" and columns["games", "result"] == "json"
     assert columns["rooms", "created_at"] == "double precision"
-    assert rows(postgres_url, "SELECT version_num FROM alembic_version") == [("0007",)]
+    assert rows(postgres_url, "SELECT version_num FROM alembic_version") == [("0008",)]
     indexes = rows(postgres_url, "SELECT indexname FROM pg_indexes WHERE tablename = 'rooms'")
     assert ("ix_rooms_status",) in indexes and ("ix_rooms_lobby",) in indexes
     assert columns["rooms", "public"] == "boolean"

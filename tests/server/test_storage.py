@@ -21,7 +21,7 @@ def test_sqlite_file_is_created_in_wal_mode_with_the_migrated_schema(tmp_path):
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         assert {"rooms", "games", "moves", "alembic_version"} <= tables
-        assert db.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0007"
+        assert db.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0008"
         (hashes,) = db.execute("SELECT host_hash FROM rooms").fetchone()
         assert len(hashes) == 64  # only a hash of the host token is stored
 

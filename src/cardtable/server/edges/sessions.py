@@ -30,6 +30,13 @@ COOKIE_NAMES = (COOKIE, SECURE_COOKIE)
 CSRF_HEADER = "X-CSRF-Token"
 #: The longest cookie value read (a token is 43 characters).
 MAX_TOKEN = 100
+#: The cookie of a browser that signed in to an account before (docs/players.md, "Sign-in
+#: limits"): a random token, kept a year, whose SHA-256 the server keeps with the
+#: account. It opens nothing by itself; it only tells a sign-in from that browser apart
+#: from a stranger's, whose failures then do not lock the owner out.
+BROWSER_COOKIE = "cardtable_browser"
+SECURE_BROWSER_COOKIE = "__Host-cardtable_browser"
+BROWSER_SECONDS = 365 * 86400
 
 #: Who a request's session cookie signs in: the account, or None (a guest). The one way
 #: a route asks (the accounts' :meth:`~cardtable.server.players.accounts.AccountsApi.user`
@@ -81,6 +88,27 @@ def clear_session_cookie(response: Response, request: Request) -> None:
     secure = _secure(request)
     response.delete_cookie(
         SECURE_COOKIE if secure else COOKIE,
+        path="/",
+        secure=secure,
+        httponly=True,
+        samesite="strict",
+    )
+
+
+def browser_token(request: Request) -> str | None:
+    """The known-browser token the request's cookie holds, if any."""
+    token = request.cookies.get(SECURE_BROWSER_COOKIE if _secure(request) else BROWSER_COOKIE)
+    if not token or len(token) > MAX_TOKEN:
+        return None
+    return token
+
+
+def set_browser_cookie(response: Response, request: Request, token: str) -> None:
+    secure = _secure(request)
+    response.set_cookie(
+        SECURE_BROWSER_COOKIE if secure else BROWSER_COOKIE,
+        token,
+        max_age=BROWSER_SECONDS,
         path="/",
         secure=secure,
         httponly=True,

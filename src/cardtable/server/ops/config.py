@@ -96,6 +96,14 @@ class ServerConfig:
     signin_window: float = 900.0
     signin_per_address: int = 30
     signin_per_name: int = 10
+    #: Every sign-in per address (successes too) and successful sign-ins per account
+    #: per ``signin_window``: sessions cost a password hash each and pile up.
+    signins_per_address: int = 60
+    signins_per_account: int = 20
+    #: Live sessions one account keeps (the oldest ends when a new one opens), and the
+    #: browsers it remembers as its own (docs/players.md, "Sign-in limits").
+    sessions_per_account: int = 10
+    browsers_per_account: int = 20
     #: Accounts registered per address per ``signin_window``.
     register_per_address: int = 5
     #: Per address, the account requests that read a session (who am I, sign out,

@@ -34,11 +34,13 @@ from ...display_names import DisplayNameError, clean_name, name_key
 from ..edges.bodies import StrictModel, read_body
 from ..edges.http import client_address
 from ..edges.sessions import (
+    browser_token,
     clear_session_cookie,
     cookie_token,
     csrf_matches,
     csrf_token,
     new_session_token,
+    set_browser_cookie,
     set_session_cookie,
 )
 from ..errors import ApiError, too_many
@@ -183,13 +185,23 @@ class AccountsApi:
         token = new_session_token()
         old = cookie_token(request)
         await self.storage.create_session(
-            user.id, hash_token(token), now, now + seconds, None if old is None else hash_token(old)
+            user.id,
+            hash_token(token),
+            now,
+            now + seconds,
+            None if old is None else hash_token(old),
+            keep=self.config.sessions_per_account,
+        )
+        browser = browser_token(request) or new_session_token()
+        await self.storage.remember_browser(
+            user.id, hash_token(browser), now, self.config.browsers_per_account
         )
         response = JSONResponse(
             {"signed_in": True, "name": user.name, "csrf_token": csrf_token(token)},
             status_code=status,
         )
         set_session_cookie(response, request, token, seconds)
+        set_browser_cookie(response, request, browser)
         return response
 
     # --- limits ---------------------------------------------------------------------
@@ -250,20 +262,36 @@ class AccountsApi:
         return await self.open_session(request, UserRecord(user_id, name, hashed, now), 201)
 
     async def signin(self, request: Request) -> Response:
-        address_counter = f"signin:{client_address(request)}"
-        await self.count(address_counter, self.config.signin_per_address)
+        address = client_address(request)
+        failures = f"signin:{address}"
+        await self.count(failures, self.config.signin_per_address)
+        await self.count(f"signin-all:{address}", self.config.signins_per_address)
         body = await read_body(request, Credentials, self.limit)
         name, password = _name(body.name), _password(body.password)
         key = name_key(name)
-        counter = self.name_counter(key)
-        await self.count(counter, self.config.signin_per_name)
         user = await self.storage.user_by_key(key)
+        # Failures under a name lock that name, except for a browser that signed in to
+        # the account before: it has a counter of its own, so a stranger's guesses
+        # never lock the owner out (docs/players.md, "Sign-in limits").
+        counter = self.name_counter(key)
+        browser = browser_token(request)
+        known = (
+            browser is not None
+            and user is not None
+            and await self.storage.browser_knows(hash_token(browser), user.id)
+        )
+        if known and browser is not None:
+            counter = "browser:" + hash_token(browser)[:40]
+        await self.count(counter, self.config.signin_per_name)
         stored = None if user is None else user.password_hash
-        if user is None or not await self.passwords.verify(stored, password):
+        # Verified before the name is known to exist: an unknown name costs the same
+        # Argon2 check (against a dummy hash) as a wrong password.
+        verified = await self.passwords.verify(stored, password)
+        if user is None or not verified:
             raise ApiError("bad_credentials", "the name or the password is wrong")
-        # Only failures count: a school's players behind one address may all sign in.
+        await self.count(f"account:{user.id}", self.config.signins_per_account)
         await self.storage.throttle_clear(counter)
-        await self.storage.throttle_refund(address_counter)
+        await self.storage.throttle_refund(failures)
         if self.passwords.outdated(user.password_hash):
             await self.storage.set_password_hash(user.id, await self.passwords.hash(password))
         return await self.open_session(request, user, 200)

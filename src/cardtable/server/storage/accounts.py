@@ -15,7 +15,19 @@ from ..ladder import ladder_of
 from .claims import room_claims
 from .database import Database
 from .records import UserRecord
-from .tables import games, ratings, rooms, seat_claims, sessions, throttles, users
+from .tables import (
+    games,
+    known_browsers,
+    ratings,
+    rooms,
+    seat_claims,
+    sessions,
+    throttles,
+    users,
+)
+
+#: A known browser unseen this long is forgotten (seconds).
+BROWSER_YEAR = 365 * 86400.0
 
 _USER = (users.c.id, users.c.name, users.c.password_hash, users.c.created_at)
 
@@ -72,9 +84,16 @@ class AccountRows(Database):
             )
 
     async def create_session(
-        self, user_id: int, token_hash: str, now: float, expires_at: float, replaces: str | None
+        self,
+        user_id: int,
+        token_hash: str,
+        now: float,
+        expires_at: float,
+        replaces: str | None,
+        keep: int | None = None,
     ) -> None:
-        """Open a session (and close the one it ``replaces``: a sign-in rotates it)."""
+        """Open a session (and close the one it ``replaces``: a sign-in rotates it);
+        with ``keep``, the account's oldest sessions end so that ``keep`` stay live."""
         async with self._engine().begin() as connection:
             if replaces is not None:
                 await connection.execute(sessions.delete().where(sessions.c.token_hash == replaces))
@@ -86,6 +105,42 @@ class AccountRows(Database):
                     token_hash=token_hash, user_id=user_id, created_at=now, expires_at=expires_at
                 )
             )
+            if keep is not None:
+                await _keep_newest(connection, sessions, sessions.c.created_at, user_id, keep)
+
+    async def remember_browser(self, user_id: int, token_hash: str, now: float, keep: int) -> None:
+        """Remember (or see again) a browser that signed in to ``user_id``; the account
+        keeps its ``keep`` browsers seen last."""
+        async with self._engine().begin() as connection:
+            seen = await connection.execute(
+                known_browsers.update()
+                .where(
+                    known_browsers.c.token_hash == token_hash,
+                    known_browsers.c.user_id == user_id,
+                )
+                .values(seen_at=now)
+            )
+            if not seen.rowcount:
+                await connection.execute(
+                    known_browsers.delete().where(known_browsers.c.token_hash == token_hash)
+                )
+                await connection.execute(
+                    known_browsers.insert().values(
+                        token_hash=token_hash, user_id=user_id, seen_at=now
+                    )
+                )
+            await _keep_newest(connection, known_browsers, known_browsers.c.seen_at, user_id, keep)
+
+    async def browser_knows(self, token_hash: str, user_id: int) -> bool:
+        """Whether the browser of this cookie signed in to ``user_id`` before."""
+        async with self._engine().connect() as connection:
+            found = await connection.execute(
+                sa.select(known_browsers.c.user_id).where(
+                    known_browsers.c.token_hash == token_hash,
+                    known_browsers.c.user_id == user_id,
+                )
+            )
+            return found.first() is not None
 
     async def session_user(self, token_hash: str, now: float) -> UserRecord | None:
         """The user of an unexpired session, or None."""
@@ -223,8 +278,26 @@ class AccountRows(Database):
         async with self._engine().begin() as connection:
             await connection.execute(sessions.delete().where(sessions.c.expires_at <= now))
             await connection.execute(
+                known_browsers.delete().where(known_browsers.c.seen_at <= now - BROWSER_YEAR)
+            )
+            await connection.execute(
                 throttles.delete().where(throttles.c.window_start + window <= now)
             )
+
+
+async def _keep_newest(
+    connection: Any, table: sa.Table, newest: sa.Column[Any], user_id: int, keep: int
+) -> None:
+    """Delete the rows of ``user_id`` in ``table`` but the ``keep`` newest by ``newest``."""
+    kept = (
+        sa.select(table.c.token_hash)
+        .where(table.c.user_id == user_id)
+        .order_by(newest.desc(), table.c.token_hash)
+        .limit(keep)
+    )
+    await connection.execute(
+        table.delete().where(table.c.user_id == user_id, table.c.token_hash.not_in(kept))
+    )
 
 
 async def _rename_seat(connection: Any, code: str, seat: int, name: str) -> None:

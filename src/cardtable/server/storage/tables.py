@@ -113,6 +113,18 @@ sessions = sa.Table(
     sa.Index("ix_sessions_user", "user_id"),
 )
 
+#: Browsers that signed in to an account before: a stranger's failed sign-ins under the
+#: account's name do not lock such a browser out (docs/players.md, "Sign-in limits").
+known_browsers = sa.Table(
+    "known_browsers",
+    metadata,
+    # SHA-256 of the browser cookie's token: the token itself is never stored.
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("seen_at", sa.Float, nullable=False),
+    sa.Index("ix_known_browsers_user", "user_id"),
+)
+
 #: The seats an account claimed: its games are those of these seats.
 seat_claims = sa.Table(
     "seat_claims",
