@@ -112,6 +112,7 @@ def test_the_ladder_s_player_in_a_seat():
         ({"players": 2}, [bot("hard"), bot("greedy")], WON, {}, "no_account"),
         ({"players": 2}, [HUMAN, bot("hard")], {**WON, "blocked": True}, {0: 7}, "blocked"),
         ({"players": 2}, [HUMAN, bot("hard")], {**WON, "winners": []}, {0: 7}, "blocked"),
+        ({"players": 2}, [HUMAN, bot("hard")], {**WON, "hinted": True}, {0: 7}, "hinted"),
     ],
 )
 def test_verdict_says_why_a_game_is_unrated(rules, seats, result, claims, reason):

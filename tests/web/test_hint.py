@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from .pages import (
     SHORT_GAMES,
@@ -66,3 +67,23 @@ def test_the_hint_s_reason_is_worded_again_in_french(server, browser):
     assert page.locator("#hint-reason [lang=en]").count() == 0
     assert "Conseil" in page.inner_text("#turnbar .banner")
     assert not page.errors
+
+
+def test_the_hint_button_at_a_rated_table_says_what_it_would_cost(server, browser):
+    rated = new_page(browser, server)
+    create_table(rated, "skyjo", "Alice", {"players": 2}, ["greedy"])  # the ladder's rules
+    start(rated)
+    rated.wait_for_selector("#hint", timeout=TIMEOUT)
+    cost = rated.locator("#hint-cost")
+    assert cost.inner_text() == "makes this game unrated"
+    assert rated.get_attribute("#hint", "aria-describedby") == "hint-cost"
+    rated.click("#hint")
+    told = re.compile(r"asked for a hint: this game is no longer rated\.$")
+    rated.get_by_text(told).first.wait_for(timeout=TIMEOUT)
+    rated.wait_for_selector("#hint-cost", state="detached", timeout=TIMEOUT)  # said once
+    unrated = new_page(browser, server)
+    create_table(unrated, "skipbo", "Bea", SHORT_GAMES["skipbo"], ["greedy"])  # house rules
+    start(unrated)
+    unrated.wait_for_selector("#hint", timeout=TIMEOUT)
+    assert unrated.locator("#hint-cost").count() == 0
+    assert not rated.errors and not unrated.errors

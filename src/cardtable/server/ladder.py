@@ -46,6 +46,7 @@ class Unrated(StrEnum):
     # Until issue 47: a bot played too many moves for a person (now rated last, see
     # abandoned); kept for the games judged before.
     TAKEN_OVER = "taken_over"
+    HINTED = "hinted"  # a player asked the move advisor for a hint during the game
 
 
 #: The ladders, in the order the leaderboards list them.
@@ -172,6 +173,8 @@ def verdict(
     ``stand_in_moves``, the moves bots played for human seats, and ``coached`` when
     the practice coach was on); ``claims``: seat ->
     the account that claimed it."""
+    if result.get("hinted"):
+        return _unrated(Unrated.HINTED)  # the move advisor helped: nobody's own game
     if result.get("coached"):
         return _unrated(Unrated.COACHED)
     ladder = ladder_of(game, rules)

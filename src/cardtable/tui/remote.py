@@ -626,7 +626,7 @@ class RemoteGame(GameSource):
             if kind == "took_back" and self._waiting_for == "take_back":
                 self._answered(message)
         elif kind in ("chat", "reaction") or (
-            kind == "notice" and message.get("code") == "turn_timeout"
+            kind == "notice" and message.get("code") in ("turn_timeout", "hinted")
         ):
             self._talk(message)
         elif kind == "rated":

@@ -111,8 +111,8 @@ class Words:
 
     # --- table talk -------------------------------------------------------------
     def talk(self, message: JSON) -> str | None:
-        """A chat line, a quick reaction or a ``turn_timeout`` notice of an online room
-        in words (None for anything else)."""
+        """A chat line, a quick reaction or a ``turn_timeout`` or ``hinted`` notice of an
+        online room in words (None for anything else)."""
         seat = message.get("seat")
         if isinstance(seat, int):
             name = self.who(seat)
@@ -127,6 +127,8 @@ class Words:
             return self("talk.reaction", name=name, reaction=self(key) if self.has(key) else "?")
         if kind == "notice" and message.get("code") == "turn_timeout":
             return self("talk.turn_timeout", name=name)
+        if kind == "notice" and message.get("code") == "hinted":
+            return self("talk.hinted", name=name)
         if kind == "rated":
             return self.verdict(message)
         return None

@@ -12,6 +12,7 @@ import logging
 from ...bots.review import review_message, table_review_seed
 from ...core import JSON, Rng
 from ..errors import RoomError
+from ..ladder import ladder_of
 from ..tokens import new_seed
 from .bot_seats import ADVICE_MEASURE
 from .parts import RoomServices
@@ -36,6 +37,19 @@ class Advisor:
     def forget(self) -> None:
         """A new game: the reviews of the last one are no longer offered."""
         self.reviews.clear()
+
+    def _unrate(self, seat: int) -> None:
+        """A hint at a table whose rules a ladder rates: the game is no longer rated
+        (its result says ``hinted``), and everybody is told at the first one."""
+        room = self.room
+        if room.hinted_game == room.game_no or room.table_options.coach:
+            return  # told already; a coached game is unrated anyway
+        if ladder_of(room.game.name, room.rules.to_json()) is None:
+            return
+        room.hinted_game = room.game_no
+        room.broadcast_raw(
+            {"type": "notice", "code": "hinted", "seat": seat, "version": room.version}
+        )
 
     async def hint(self, seat: int, token: str, version: int) -> JSON:
         """The move advisor's best moves for the seat to move, from what that seat sees.
@@ -62,6 +76,7 @@ class Advisor:
             raise RoomError("no_hint", "the move advisor could not answer") from None
         finally:
             self._hinting = False
+        self._unrate(seat)
         game = room.game
         return {
             "type": "hint",

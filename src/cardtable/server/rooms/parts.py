@@ -118,6 +118,8 @@ class RoomServices(Protocol):
     #: Seat -> the address that joined it while the room waits (memory only: the cap
     #: on the public seats one address holds, see :meth:`Table.public_seats_held`).
     joined_from: dict[int, str]
+    #: The game in which a player asked for a hint (unrated).
+    hinted_game: int | None
 
     def check_seat_token(self, seat: int, token: str) -> None: ...
     def turn_of(self, seat: int, version: int) -> GameState[Any]: ...

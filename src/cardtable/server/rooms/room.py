@@ -34,6 +34,7 @@ from ...core import (
 )
 from ...statuses import SeatKind
 from ..errors import RoomError, refusal_fields
+from ..ladder import ladder_of
 from ..ops.logs import room_fields
 from ..storage.records import FencedError, RoomRecord
 from ..tokens import token_matches
@@ -91,6 +92,8 @@ class Room:
         #: The version just before the first event in ``events`` (catch-up starts there).
         self.log_start = record.version
         self.joined_from: dict[int, str] = {}
+        #: The game in which a player asked for a hint (its result says so: unrated).
+        self.hinted_game: int | None = None
         self.connections: set[Connection] = set()
         self.lock = asyncio.Lock()
         self.closed = False
@@ -205,6 +208,9 @@ class Room:
             "seats": seats,
             "spectators": sum(1 for conn in self.connections if conn.seat is None),
             "table": self.table_options.to_json(),
+            # The ladder these rules are rated on, or None: the page says before a hint
+            # that it makes the game unrated.
+            "ladder": ladder_of(self.game.name, self.rules.to_json()),
         }
 
     def presence(self) -> JSON:
@@ -499,6 +505,8 @@ class Room:
             data["stand_in_moves"] = {str(s): n for s, n in sorted(self.stand_in_moves.items())}
         if self.table_options.coach:
             data["coached"] = True  # a practice game: unrated (see ratings.verdict)
+        if self.hinted_game == self.game_no:
+            data["hinted"] = True  # the move advisor helped: unrated (see ladder.verdict)
         return data
 
     # --- table options ---------------------------------------------------------------

@@ -119,7 +119,7 @@ export function openRoom(code, outer, watch = false) {
         ctx.gameNo = m.game_no;
         ctx.view = m.view;
         ctx.pending = false;
-        if (fresh) { ctx.log = []; ctx.summary = null; ctx.review = null; ctx.reviewing = false; ctx.finalClosed = false; }
+        if (fresh) { ctx.log = []; ctx.summary = null; ctx.review = null; ctx.reviewing = false; ctx.finalClosed = false; ctx.unrated = false; }
         if (ctx.view && !ctx.log.length) fetchLog();
         break;
       }

@@ -82,8 +82,10 @@ export function tablePage(r) {
     timerBadge(r),
     myTurn ? h("button", {
       type: "button", id: "hint", class: "hintbutton", disabled: ctx.hinting, title: t("web.table.hint_title"),
+      "aria-describedby": hintCosts(r) ? "hint-cost" : null,
       onclick: () => askHint(r),
     }, ctx.hinting ? t("web.table.hint_thinking") : t("web.table.hint")) : null,
+    myTurn && hintCosts(r) ? h("small", { id: "hint-cost", class: "hintcost" }, t("web.table.hint_unrates")) : null,
     over && ctx.finalClosed ? h("button", { type: "button", id: "show-scores", onclick: () => { ctx.finalClosed = false; r.draw(); } }, t("web.summary.show")) : null,
     h("button", {
       type: "button", id: "sound", class: "soundbutton", "aria-pressed": soundOn() ? "true" : "false", title: t("web.table.sound_title"),
@@ -124,6 +126,13 @@ export function tablePage(r) {
 function hintReason(hint, name) {
   return h("span", { class: "hintreason", id: "hint-reason", dataset: { parts: JSON.stringify(hint.reason_parts || []) } },
     ...reasonSentence("web.table.hint_reason", hint.reason_parts, hint.reason, name));
+}
+
+// At a table whose rules a ladder rates, a hint makes the game unrated (the server
+// says the ladder; a coached game is unrated anyway): the page says so before asking.
+function hintCosts(r) {
+  const room = r.ctx.room || {};
+  return Boolean(room.ladder) && !(room.table && room.table.coach) && !r.ctx.unrated;
 }
 
 function askHint(r) {

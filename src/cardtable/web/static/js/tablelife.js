@@ -38,6 +38,14 @@ export function tableLifeMessage(r, m) {
     announce(lineText(line, r.name, r.ctx.seat));
     return true;
   }
+  if (m.type === "notice" && m.code === "hinted") {
+    // A hint at a rated table: the game is unrated from now on, for everyone.
+    const text = t("web.table.hinted", { name: r.name(m.seat) });
+    r.ctx.unrated = true;
+    toast(text, "info");
+    announce(text);
+    return true;
+  }
   if (m.type === "error" && m.code === "bad_table_options") {
     r.tableOpts.refused(errorText(m));
     announce(errorText(m));
