@@ -18,8 +18,8 @@ from .pages import DEVICES, TIMEOUT, device_page, settle
 
 #: Where a move starts and ends on the board, by the page's own mapping (skipbo.js, skyjo.js).
 WHERE = """async (move) => {
-  const lesson = window.cardtable.lesson;
-  const game = await import(window.cardtable.js + lesson.game + ".js");
+  const lesson = (await shownPage()).answer;
+  const game = await pageModule(lesson.game + ".js");
   return game.actionFor(move, lesson.seat, lesson.view);
 }"""
 

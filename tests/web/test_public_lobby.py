@@ -13,7 +13,7 @@ from .test_accessibility import serious
 
 def open_lobby(page) -> None:
     page.click("#lobby-link")
-    page.wait_for_selector("body[data-page='lobby'][data-lobby-polls]", timeout=TIMEOUT)
+    page.wait_for_selector("body[data-page='lobby'] #lobby-playing", timeout=TIMEOUT)
 
 
 def test_a_public_room_is_listed_then_leaves_the_list_when_it_fills(server, browser):
