@@ -67,9 +67,10 @@ export function leaderboardPage(asked) {
     title: () => t("web.board.title"),
     async mount(into, signal) {
       app = into;
+      draw(); // the page left is gone at once, not while the ladder is asked for
       answer = await api(`/api/leaderboard/${ladder}`, { signal });
       draw();
     },
-    redraw: () => { if (answer) draw(); },
+    redraw: () => draw(),
   };
 }
