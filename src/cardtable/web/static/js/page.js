@@ -18,7 +18,7 @@
 //
 // Nothing else is shared between the router and a page: a page keeps its own state.
 
-export function isAbort(error) {
+function isAbort(error) {
   return error?.name === "AbortError";
 }
 

@@ -5,15 +5,16 @@ import { accountPage } from "./account.js";
 import { homePage } from "./home.js";
 import { learnListPage, lessonPage } from "./learn.js";
 import { leaderboardPage } from "./leaderboard.js";
-import { isAbort } from "./page.js";
+import { whileShown } from "./page.js";
 import { profilePage } from "./profile.js";
 import { publicLobbyPage } from "./publiclobby.js";
 import { replayPage } from "./replay.js";
 import { roomPage } from "./room.js";
 import { rulesPage } from "./rules.js";
 
-// The route's first part -> its page, made from the parts after it; a missing part or
-// an unknown game falls back to the home page.
+// The route's first part -> its page, made from the parts after it. A route that makes
+// no page (a part missing, a game unknown) shows the home page; an unknown lesson, the
+// list of lessons.
 const ROUTES = {
   room: ([code, mode]) => code && roomPage(code.toUpperCase(), mode === "watch"),
   replay: ([code, number]) => code && replayPage(code.toUpperCase(), Number(number || 1)),
@@ -52,7 +53,7 @@ function leaveShown() {
 
 function pageFor(hash) {
   const [head, ...rest] = hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
-  const make = ROUTES[head];
+  const make = Object.hasOwn(ROUTES, head) ? ROUTES[head] : null;
   return (make && make(rest)) || homePage();
 }
 
@@ -65,10 +66,8 @@ function show(page) {
   const controller = new AbortController();
   shown = { page, controller };
   retitle(page);
-  // Drawn at once (a page's first drawing is synchronous); what it awaits may end in
-  // the abort of the user leaving, which is no error.
-  Promise.resolve(page.mount(app, controller.signal))
-    .catch((error) => { if (!isAbort(error)) throw error; });
+  // What the page awaits may end in the abort of the user leaving: no error.
+  whileShown(page.mount(app, controller.signal));
 }
 
 function showRoute() {
