@@ -174,8 +174,31 @@ def start(page: Any) -> None:
 
 
 def version(page: Any) -> str:
-    value: str = page.evaluate("document.body.dataset.version || ''")
+    """The version of the room the page shows ("" before its first message, or elsewhere)."""
+    value: str = page.evaluate("async () => String((await shownPage())?.room?.conn?.version ?? '')")
     return value
+
+
+def until(page: Any, script: str, arg: Any = None, timeout: float = TIMEOUT) -> None:
+    """Wait until ``script``, a function evaluated in the page (async allowed, unlike
+    in ``wait_for_function``), returns something true."""
+    deadline = time.monotonic() + timeout / 1000
+    while not page.evaluate(script, arg):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {script} ({arg})")
+        page.wait_for_timeout(30)
+
+
+#: The lesson's last answer drawn is for step ``step`` after ``made`` moves (evaluate it
+#: with [step, made]; made null: any).
+LESSON_AT = """async ([step, made]) => {
+  const answer = (await shownPage())?.answer;
+  return Boolean(answer && answer.step === step && (made === null || answer.made === made)
+    && document.querySelector('.lessonpage .board'));
+}"""
+
+#: The lesson's step is done (evaluate it).
+LESSON_DONE = "async () => Boolean((await shownPage())?.answer?.done)"
 
 
 def over(page: Any) -> bool:

@@ -17,6 +17,8 @@ from .pages import (
     skipbo_step,
     skyjo_step,
     start,
+    version,
+    wait_change,
 )
 
 
@@ -148,9 +150,9 @@ def test_two_humans_in_two_browsers(server, browser, shots):
     # Keyboard play: Alice turns up a card with Tab focus and Enter.
     alice.wait_for_selector(".tgt-legal", timeout=TIMEOUT)
     alice.locator(".tgt-legal").first.focus()
-    before = alice.evaluate("document.body.dataset.version")
+    before = version(alice)
     alice.keyboard.press("Enter")
-    alice.wait_for_function(f"document.body.dataset.version !== '{before}'", timeout=TIMEOUT)
+    wait_change(alice, before)
     assert "Bob" in alice.inner_text(".scores")
     dropped = []
 

@@ -234,9 +234,6 @@ function openLesson(game, app, signal) {
     const flight = outcome && answer && state.board ? GAMES[game].flight(outcome.move, outcome.seat, answer.view, answer.seat) : null;
     if (state.board) settleBoard(state.board, before, flight);
     document.body.dataset.page = "learn";
-    document.body.dataset.lessonStep = answer ? String(answer.step) : "";
-    document.body.dataset.lessonMade = answer ? String(answer.made) : "";
-    document.body.dataset.lessonDone = answer && answer.done ? "1" : "";
   }
 
   draw();

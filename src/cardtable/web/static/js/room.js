@@ -236,8 +236,6 @@ function openRoom(code, outer, watch, signal) {
     const fresh = page();
     ctx.redrawing = true;
     try { patch(root, fresh); } finally { ctx.redrawing = false; }
-    const conn = r.conn;
-    document.body.dataset.version = conn && conn.version !== null ? String(conn.version) : "";
     document.body.dataset.page = ctx.view ? "table" : ctx.room ? "lobby" : "room";
     showTurn(myTurnNow(ctx));
     r.board = root.querySelector(".board");
