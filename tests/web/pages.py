@@ -22,6 +22,34 @@ SHOTS = Path(__file__).parents[2] / "artifacts" / "screenshots"
 #: test_patching's drag during a flight, which ask for ``motion="no-preference"``.
 MOTION = "reduce"
 
+#: What the tests reach in a page, added to each page they open (the shipped page has no
+#: hooks for tests): ``pageModule(name)``, a module of the page as the page loaded it (at
+#: its versioned address, so the very module, with its state), and ``shownPage()``, the
+#: page the router shows (router.js): a room's ``room.conn``, a lesson's ``answer``.
+PAGE_HOOKS = """
+window.pageModule = (name) =>
+  import(new URL(name, document.querySelector('script[src$="/js/app.js"]').src));
+window.shownPage = async () => (await window.pageModule("router.js")).shownPage();
+"""
+
+#: In an async function evaluated in a page: the open room's connection (conn.js).
+CONN = "(await shownPage()).room.conn"
+
+#: The catalog keys the page looked up and did not find (evaluate it).
+MISSING = "async () => (await pageModule('i18n.js')).missingKeys()"
+
+#: Counts the messages the open room receives, by type, once handled (the room draws as
+#: it handles one): ``window.handled`` (evaluate it, then wait on the count).
+COUNT_HANDLED = """async () => {
+  const handlers = (await shownPage()).room.conn.handlers;
+  const deliver = handlers.message;
+  window.handled = {};
+  handlers.message = (m) => {
+    deliver(m);
+    window.handled[m.type] = (window.handled[m.type] || 0) + 1;
+  };
+}"""
+
 
 def new_page(
     browser: Any,
@@ -42,6 +70,7 @@ def new_page(
         reduced_motion=motion,
     )
     context.add_init_script(f"localStorage.setItem('cardtable.lang', '{lang}')")
+    context.add_init_script(PAGE_HOOKS)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -74,6 +103,7 @@ def device_page(
         reduced_motion=motion,
     )
     context.add_init_script(f"localStorage.setItem('cardtable.lang', '{lang}')")
+    context.add_init_script(PAGE_HOOKS)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -144,8 +174,31 @@ def start(page: Any) -> None:
 
 
 def version(page: Any) -> str:
-    value: str = page.evaluate("document.body.dataset.version || ''")
+    """The version of the room the page shows ("" before its first message, or elsewhere)."""
+    value: str = page.evaluate("async () => String((await shownPage())?.room?.conn?.version ?? '')")
     return value
+
+
+def until(page: Any, script: str, arg: Any = None, timeout: float = TIMEOUT) -> None:
+    """Wait until ``script``, a function evaluated in the page (async allowed, unlike
+    in ``wait_for_function``), returns something true."""
+    deadline = time.monotonic() + timeout / 1000
+    while not page.evaluate(script, arg):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {script} ({arg})")
+        page.wait_for_timeout(30)
+
+
+#: The lesson's last answer drawn is for step ``step`` after ``made`` moves (evaluate it
+#: with [step, made]; made null: any).
+LESSON_AT = """async ([step, made]) => {
+  const answer = (await shownPage())?.answer;
+  return Boolean(answer && answer.step === step && (made === null || answer.made === made)
+    && document.querySelector('.lessonpage .board'));
+}"""
+
+#: The lesson's step is done (evaluate it).
+LESSON_DONE = "async () => Boolean((await shownPage())?.answer?.done)"
 
 
 def over(page: Any) -> bool:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .pages import TIMEOUT, create_table, device_page, new_page, start
+from .pages import LESSON_AT, TIMEOUT, create_table, device_page, new_page, start, until
 from .seatplay import play_seat_to_end, seat_token
 
 # Where browser tests are required (CI), the audit is too: a missing package fails.
@@ -75,7 +75,7 @@ def test_the_lessons(server, browser):
     page.wait_for_selector("#learn-skipbo", timeout=TIMEOUT)
     assert serious(page) == []
     page.click("#learn-skipbo")
-    page.wait_for_selector("body[data-lesson-made='0'] .board", timeout=TIMEOUT)
+    until(page, LESSON_AT, [0, 0])
     page.click('[data-id="hand:5"]')  # a wrong move (a discard): its explanation is shown
     page.click('[data-id="disc:0:0"]')
     page.wait_for_selector("#lesson-feedback.wrong", timeout=TIMEOUT)

@@ -22,7 +22,7 @@ import pytest
 from cardtable.skipbo import SkipBoRules, SkipBoState
 
 from .boardfit import measure
-from .pages import TIMEOUT, settle, skyjo_step, version, wait_change
+from .pages import PAGE_HOOKS, TIMEOUT, settle, skyjo_step, version, wait_change
 
 PHONE = (375, 812)
 DESKTOP = [(1280, 800), (1920, 1080), (2560, 1440)]
@@ -78,6 +78,7 @@ def _context(browser: Any, size: tuple[int, int], phone: bool) -> Any:
         reduced_motion="reduce",  # no card flies: nothing to wait for
     )
     context.add_init_script("localStorage.setItem('cardtable.lang', 'en')")
+    context.add_init_script(PAGE_HOOKS)
     return context
 
 
@@ -323,9 +324,11 @@ def piled_position(rules: SkipBoRules, drawn_out: bool = False) -> SkipBoState:
     return SkipBoState.from_json(snapshot)
 
 
-SHOW = """([view, code]) => fetch("/api/rooms/" + code).then((r) => r.json()).then((room) => {
-    window.cardtable.conn.handlers.message({ type: "sync", room, game_no: room.game_no, view });
-  })"""
+SHOW = """async ([view, code]) => {
+    const room = await fetch("/api/rooms/" + code).then((r) => r.json());
+    const handlers = (await shownPage()).room.conn.handlers;
+    handlers.message({ type: "sync", room, game_no: room.game_no, view });
+  }"""
 
 
 @pytest.mark.parametrize("setup", [(2, False), (4, False), (6, False), (4, True)], ids=setup_id)

@@ -8,11 +8,11 @@ from typing import Any
 
 from cardtable.web.catalogs import browser_catalog, web_catalog
 
-from .pages import TIMEOUT, create_table, new_page, start, toast_shows
+from .pages import MISSING, TIMEOUT, create_table, new_page, start, toast_shows
 from .test_lobby_options import set_option
 
-SEND = """([action, back]) => window.cardtable.conn.send({type: "move",
-  token: window.cardtable.conn.token, version: window.cardtable.conn.version - back, action})"""
+SEND = """async ([action, back]) => { const conn = (await shownPage()).room.conn;
+  conn.send({type: "move", token: conn.token, version: conn.version - back, action}); }"""
 
 
 def _switch(page: Any, lang: str) -> None:
@@ -25,7 +25,7 @@ def test_stale_version_and_bad_move_are_told_in_french_then_german(server, brows
     create_table(page, "skyjo", "Alice", {"players": 2}, ["greedy"])
     start(page)
     page.wait_for_selector(".tgt-legal", timeout=TIMEOUT)  # our set-up turn
-    legal = page.evaluate("window.cardtable.conn.version")
+    legal = page.evaluate("async () => (await shownPage()).room.conn.version")
     assert legal > 1
     # A move sent for an older version: the server says "the room is at version ...".
     page.evaluate(SEND, [14, 1])
@@ -37,7 +37,7 @@ def test_stale_version_and_bad_move_are_told_in_french_then_german(server, brows
     assert "(" not in shown and "action" not in shown
     _switch(page, "de")
     assert toast_shows(page, web_catalog("de")["web.error.bad_move"]) == "Kein Zug dieses Spiels"
-    assert page.evaluate("window.cardtable.missing()") == []
+    assert page.evaluate(MISSING) == []
     assert not page.errors
 
 
@@ -68,7 +68,7 @@ def test_a_refused_option_says_what_it_allows_in_the_page_s_language(server, bro
 
 def test_an_unknown_code_falls_back_to_the_english_reason(server, browser):
     page = new_page(browser, server, lang="fr")
-    words = """data => import(window.cardtable.js + "room.js").then((m) => m.errorText(data))"""
+    words = """data => pageModule("roomtext.js").then((m) => m.errorText(data))"""
     shown = page.evaluate(words, {"code": "brand_new", "reason": "a reason in English"})
     assert shown == f"{web_catalog('fr')['web.error.unknown']} (a reason in English)"
     known = page.evaluate(words, {"code": "not_your_turn", "reason": "it is seat 1's turn"})

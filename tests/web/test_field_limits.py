@@ -27,7 +27,7 @@ def test_the_page_s_copies_of_the_server_s_limits_are_the_server_s():
     assert int(constant("chat.js", "MAX_CHAT")) == MAX_CHAT
     assert int(constant("tableopts.js", "TURN_SECONDS_MIN")) == TURN_SECONDS_MIN
     assert int(constant("tableopts.js", "TURN_SECONDS_MAX")) == TURN_SECONDS_MAX
-    assert int(constant("app.js", "ROOM_CODE_LENGTH")) == CODE_LENGTH
+    assert int(constant("home.js", "ROOM_CODE_LENGTH")) == CODE_LENGTH
     assert re.findall(r'"(\w+)"', constant("chat.js", "REACTIONS")) == list(REACTIONS)
 
 

@@ -14,12 +14,12 @@ from cardtable.games import get_game
 from cardtable.lessons import accepted_actions, lesson_of, run_step
 from cardtable.web.catalogs import lesson_catalog, web_catalog
 
-from .pages import DEVICES, TIMEOUT, device_page, settle
+from .pages import DEVICES, LESSON_AT, LESSON_DONE, TIMEOUT, device_page, settle, until
 
 #: Where a move starts and ends on the board, by the page's own mapping (skipbo.js, skyjo.js).
 WHERE = """async (move) => {
-  const lesson = window.cardtable.lesson;
-  const game = await import(window.cardtable.js + lesson.game + ".js");
+  const lesson = (await shownPage()).answer;
+  const game = await pageModule(lesson.game + ".js");
   return game.actionFor(move, lesson.seat, lesson.view);
 }"""
 
@@ -35,9 +35,7 @@ def press(page: Any, selector: str) -> None:
 
 
 def wait_made(page: Any, step: int, made: int) -> None:
-    page.wait_for_selector(
-        f"body[data-lesson-step='{step}'][data-lesson-made='{made}'] .board", timeout=TIMEOUT
-    )
+    until(page, LESSON_AT, [step, made])
 
 
 def make(page: Any, game: str, code: int) -> None:
@@ -93,7 +91,8 @@ def play_lesson(page: Any, game: str, wrong_at: str) -> None:
             make(page, game, taught[0])
             made.append(taught[0])
             wait_made(page, number, len(made))
-        page.wait_for_selector("body[data-lesson-done='1'] #lesson-feedback.done", timeout=TIMEOUT)
+        until(page, LESSON_DONE)
+        page.wait_for_selector("#lesson-feedback.done", timeout=TIMEOUT)
         assert words[f"lesson.{game}.{step.name}.done"] in page.inner_text("#lesson-feedback")
         if number < len(lesson.steps) - 1:
             press(page, "#lesson-next")
@@ -129,7 +128,7 @@ def test_a_lesson_resumes_after_a_reload_in_the_learner_s_language(browser, serv
     for _ in range(2):
         press(page, '.tgt-legal[data-id^="cell:0:"]')
         page.wait_for_timeout(50)
-    page.wait_for_selector("body[data-lesson-done='1']", timeout=TIMEOUT)
+    until(page, LESSON_DONE)
     press(page, "#lesson-next")
     wait_made(page, 1, 0)
     press(page, '[data-id="discard"]')

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .pages import TIMEOUT, create_table, new_page, no_horizontal_scroll, start
+from .pages import COUNT_HANDLED, TIMEOUT, create_table, new_page, no_horizontal_scroll, start
 
 EDITABLE = ".lobby input[type=number], .lobby input[type=checkbox], .lobby select"
 RANGE_MESSAGE = "Cards in each stock pile: a whole number from 5 to 30, or empty for auto"
@@ -173,11 +173,11 @@ def test_a_name_being_typed_to_join_survives_a_redraw(server, browser):
     guest.keyboard.type("Bobby")
     guest.keyboard.press("ArrowLeft")  # the caret sits before the last letter
     guest.evaluate("window.typedInto = document.querySelector('#join-name')")
-    draws = guest.evaluate("document.body.dataset.draws")
+    guest.evaluate(COUNT_HANDLED)
     # A spectator arrives: the presence message redraws the guest's lobby mid-typing.
     spectator = new_page(browser, server)
     spectator.goto(f"{server}/r/{code}")
-    guest.wait_for_function(f"document.body.dataset.draws !== '{draws}'", timeout=TIMEOUT)
+    guest.wait_for_function("window.handled.presence > 0", timeout=TIMEOUT)
     field = guest.evaluate(
         """() => {
           const input = document.querySelector('#join-name');
@@ -240,8 +240,8 @@ def test_the_answer_to_a_change_does_not_wipe_what_the_host_typed_since(server, 
     guest = join(browser, server, code, "Bob")
     # Hold what the server sends the host, so its answer comes after the host types on.
     host.evaluate(
-        """() => {
-          const handlers = window.cardtable.conn.handlers;
+        """async () => {
+          const handlers = (await shownPage()).room.conn.handlers;
           const deliver = handlers.message;
           window.held = [];
           handlers.message = (m) => window.held.push(m);

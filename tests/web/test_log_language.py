@@ -9,6 +9,7 @@ from typing import Any
 from cardtable.web.catalogs import browser_catalog
 
 from .pages import (
+    MISSING,
     SHORT_GAMES,
     TIMEOUT,
     create_table,
@@ -76,7 +77,7 @@ def _check_switches(page: Any, english_names: list[str]) -> None:
         assert not [text for text in texts if any(name in text for name in english_names)], lang
     # Back in English: word for word the log we started with.
     assert _switch(page, "en") == english
-    assert page.evaluate("window.cardtable.missing()") == []
+    assert page.evaluate(MISSING) == []
     assert not page.errors
 
 
@@ -157,7 +158,7 @@ EVENTS = {
 # A view's draw for the deal (Skip-Bo, sheet 003): a first pass tied at 12, then a second.
 CUT = [[[0, 7], [1, 12], [2, 12]], [[1, 3], [2, 0]]]
 WORDS = """([game, events, cut]) => Promise.all([
-    import(window.cardtable.js + "words.js"), import(window.cardtable.js + game + ".js")])
+    pageModule("words.js"), pageModule(game + ".js")])
   .then(([m, g]) => {
   const lines = m.describe(game, {seat: 0, events});
   const opening = g.openingLines({cut});
@@ -214,5 +215,5 @@ def test_every_kind_of_log_line_is_kept_as_keys_and_worded_in_each_language(serv
     logs = {key for key in browser_catalog("en") if key.startswith("web.log.")}
     plural = {key.rsplit(".", 1)[0] for key in logs if key.endswith(".other")}
     assert used == {key for key in logs if key.rsplit(".", 1)[0] not in plural} | plural
-    assert page.evaluate("window.cardtable.missing()") == []
+    assert page.evaluate(MISSING) == []
     assert not page.errors

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from .pages import (
+    PAGE_HOOKS,
     TIMEOUT,
     create_table,
     dismiss_round_summary,
@@ -67,6 +68,7 @@ def _page(browser: Any, server: str, motion: str) -> Any:
     context.add_init_script("localStorage.setItem('cardtable.lang', 'en')")
     context.add_init_script(WATCH_FLIGHTS)
     context.add_init_script(SPY_PLAY)
+    context.add_init_script(PAGE_HOOKS)
     page = context.new_page()
     page.errors = []
     page.on("pageerror", lambda error: page.errors.append(str(error)))

@@ -4,6 +4,7 @@ being typed into and a drag in progress all survive them."""
 from __future__ import annotations
 
 from .pages import (
+    COUNT_HANDLED,
     SHORT_GAMES,
     TIMEOUT,
     create_table,
@@ -66,10 +67,10 @@ def test_a_server_event_mid_drag_neither_cancels_the_drag_nor_waits_for_it(serve
     page.wait_for_selector(".ghost", timeout=TIMEOUT)
     # A spectator arrives: the presence message reaches the page during the drag, and
     # the table is redrawn (patched) at once.
-    draws = page.evaluate("document.body.dataset.draws")
+    page.evaluate(COUNT_HANDLED)
     watcher = new_page(browser, server)
     watcher.goto(f"{server}/r/{code}/watch")
-    page.wait_for_function(f"document.body.dataset.draws !== '{draws}'", timeout=TIMEOUT)
+    page.wait_for_function("window.handled.presence > 0", timeout=TIMEOUT)
     assert page.locator(".ghost").count() == 1
     assert page.evaluate("document.body.contains(window.dragged)")
     before = version(page)

@@ -12,7 +12,7 @@ from cardtable.skipbo.view import build_view
 from .pages import new_page
 
 # Draws the board of `view` on the page (in place of what is there) and measures it.
-DRAW = """([view]) => import(window.cardtable.js + "skipbo.js").then((skipbo) => {
+DRAW = """([view]) => pageModule("skipbo.js").then((skipbo) => {
     const ctx = { me: 0, name: (s) => `P${s}`, presence: () => null, interactive: false,
                   compact: false, expanded: () => false, toggle: () => {} };
     const board = skipbo.render(view, ctx);

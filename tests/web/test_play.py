@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from .pages import (
+    CONN,
+    MISSING,
     SHORT_GAMES,
     TIMEOUT,
     create_table,
@@ -15,6 +17,8 @@ from .pages import (
     skipbo_step,
     skyjo_step,
     start,
+    version,
+    wait_change,
 )
 
 
@@ -61,9 +65,10 @@ def test_skyjo_against_three_bots_to_the_final_scores(server, browser, shots):
     # The replay viewer steps through the finished game.
     page.click("#replay")
     page.wait_for_selector(".replay .board", timeout=TIMEOUT)
-    total = page.evaluate("document.body.dataset.replayStep")
+    total = int(page.get_attribute("#replay-range", "max"))
+    assert page.input_value("#replay-range") == str(total)  # it opens at the end
     page.click("#replay-prev")
-    page.wait_for_function(f"document.body.dataset.replayStep === '{int(total) - 1}'")
+    page.wait_for_function(f"document.querySelector('#replay-range').value === '{total - 1}'")
     page.screenshot(path=shots / "skyjo-replay.png", full_page=True)
     assert not page.errors
 
@@ -116,13 +121,13 @@ def test_while_offline_the_table_offers_no_move_and_offers_them_again_once_back(
     start(page)
     page.wait_for_selector(".src-legal", timeout=TIMEOUT)
     # Hold the page offline: its reconnection attempts do nothing until let go.
-    page.evaluate("const c = window.cardtable.conn; c.connect = () => {}; c.drop();")
+    page.evaluate(f"async () => {{ const c = {CONN}; c.connect = () => {{}}; c.drop(); }}")
     page.wait_for_selector(".tablepage.disconnected", timeout=TIMEOUT)
     assert page.locator(".src-legal, .tgt-legal, #hint").count() == 0
     assert "Reconnexion à la table" in page.inner_text("#turnbar")
     cards = page.locator(".handcard")
     assert cards.count() and not any(cards.nth(i).is_enabled() for i in range(cards.count()))
-    page.evaluate("const c = window.cardtable.conn; delete c.connect; c.connect();")
+    page.evaluate(f"async () => {{ const c = {CONN}; delete c.connect; c.connect(); }}")
     page.wait_for_selector(".src-legal", timeout=TIMEOUT)
     assert page.locator(".tablepage.disconnected").count() == 0
     assert "Reconnexion" not in page.inner_text("#turnbar")
@@ -145,21 +150,23 @@ def test_two_humans_in_two_browsers(server, browser, shots):
     # Keyboard play: Alice turns up a card with Tab focus and Enter.
     alice.wait_for_selector(".tgt-legal", timeout=TIMEOUT)
     alice.locator(".tgt-legal").first.focus()
-    before = alice.evaluate("document.body.dataset.version")
+    before = version(alice)
     alice.keyboard.press("Enter")
-    alice.wait_for_function(f"document.body.dataset.version !== '{before}'", timeout=TIMEOUT)
+    wait_change(alice, before)
     assert "Bob" in alice.inner_text(".scores")
     dropped = []
 
     def every(p, moves):
         if moves == 6 and not dropped:  # a dropped connection resyncs unnoticed
             dropped.append(True)
-            p.evaluate("window.dropped = window.cardtable.conn.ws; window.cardtable.conn.drop()")
+            p.evaluate(
+                f"async () => {{ window.conn = {CONN};"
+                " window.dropped = window.conn.ws; window.conn.drop(); }"
+            )
             # The page reconnects by itself; the next move waits for the new socket
             # (while offline, the table offers no move).
             p.wait_for_function(
-                "window.cardtable.conn.ws !== window.dropped"
-                " && window.cardtable.conn.ws.readyState === WebSocket.OPEN",
+                "window.conn.ws !== window.dropped && window.conn.ws.readyState === WebSocket.OPEN",
                 timeout=TIMEOUT,
             )
 
@@ -186,7 +193,7 @@ def test_each_language_renders_the_tables_without_a_missing_key(server, browser,
         page.screenshot(path=shots / f"{game}-table-{lang}.png", full_page=True)
         page.goto(f"{server}/#/rules/{game}")
         page.wait_for_selector(".rules h2", timeout=TIMEOUT)
-        assert page.evaluate("window.cardtable.missing()") == []
+        assert page.evaluate(MISSING) == []
         assert not page.errors
     page.context.close()
 

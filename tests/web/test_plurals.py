@@ -65,17 +65,19 @@ def test_the_page_words_0_1_2_and_5_as_cldr_says(server, browser, lang):
             category = locale.plural_form(count)
             text = catalog.get(f"{key}.{category}", catalog[f"{key}.other"])
             shown = page.evaluate(
-                "([key, params]) => window.cardtable.t(key, params)", [key, params(text, count)]
+                "async ([key, params]) => (await pageModule('i18n.js')).t(key, params)",
+                [key, params(text, count)],
             )
             assert shown == fill(text, count), (lang, key, count)
     # Numbers are written the language's way too.
-    big = page.evaluate("window.cardtable.t('web.skipbo.draw_pile', { count: 1234.5 })")
+    big = page.evaluate(
+        "async () => (await pageModule('i18n.js')).t('web.skipbo.draw_pile', { count: 1234.5 })"
+    )
     written = {"en": "1,234.5", "fr": "1[\u202f\u00a0]234,5", "de": "1.234,5", "it": "1234,5"}
     assert re.search(written[lang], big), big
     # And several names (shared wins) as a list in the language's words.
     names = page.evaluate(
-        "() => import(window.cardtable.js + 'i18n.js')"
-        ".then((m) => m.formatNames(['Alice', 'Bob', 'Zoé']))"
+        "() => pageModule('i18n.js').then((m) => m.formatNames(['Alice', 'Bob', 'Zoé']))"
     )
     listed = {"en": "Alice, Bob, and Zoé", "fr": "Alice, Bob et Zoé", "de": "Alice, Bob und Zoé"}
     assert names == listed.get(lang, "Alice, Bob e Zoé"), names

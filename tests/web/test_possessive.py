@@ -57,7 +57,7 @@ def test_the_reader_s_own_piles_are_named_as_theirs_in_every_language(server, br
 def test_log_lines_about_the_reader_s_things_say_yours(server, browser, lang):
     page = new_page(browser, server, lang=lang)
     words = browser_catalog(lang)
-    text = """([key, params, me]) => import(window.cardtable.js + "words.js").then((m) =>
+    text = """([key, params, me]) => pageModule("words.js").then((m) =>
         m.lineText({ seat: 0, parts: [{ key, params }] }, (s) => ["Alice", "Bob"][s], me))"""
     emptied = ["web.log.skipbo.stock_emptied", {"name": {"seat": 0}}]
     assert page.evaluate(text, [*emptied, 0]) == words["web.log.skipbo.stock_emptied_you"]

@@ -3,17 +3,26 @@ the list of another browser by itself (polling), one click there takes its free 
 and the filled room leaves the list; once its game starts it is listed to watch, and
 one click opens it as a spectator; "Play now" in two browsers lands at one table, and
 after the wait bots of the level rated closest fill it; an axe audit finds nothing
-serious."""
+serious. The list is patched in place: a Join button keeps the keyboard focus across
+polls, and a change of language leaves one poll loop running."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from cardtable.web.catalogs import web_catalog
+
 from .pages import TIMEOUT, create_table, new_page, start
 from .test_accessibility import serious
+from .test_board_fit import post
+
+#: A poll interval (s) the tests give the page in the lobby's answers: many polls soon.
+FAST_POLL = 0.2
 
 
 def open_lobby(page) -> None:
     page.click("#lobby-link")
-    page.wait_for_selector("body[data-page='lobby'][data-lobby-polls]", timeout=TIMEOUT)
+    page.wait_for_selector("body[data-page='lobby'] #lobby-playing", timeout=TIMEOUT)
 
 
 def test_a_public_room_is_listed_then_leaves_the_list_when_it_fills(server, browser):
@@ -100,3 +109,85 @@ def test_a_room_made_public_at_creation_is_listed(server, browser):
     assert "1 posto libero" in watcher.inner_text(row)
     assert serious(watcher) == []  # the page with a room listed: nothing serious for axe
     host.wait_for_selector("#table-public:checked", timeout=TIMEOUT)  # the host's box says so
+
+
+def fast_polls(page: Any) -> list[Any]:
+    """Answer the page's lobby polls from the server with ``FAST_POLL`` as the interval;
+    returns the list of the polls seen (growing)."""
+    seen: list[Any] = []
+
+    def answer(route: Any) -> None:
+        seen.append(route)
+        response = route.fetch()
+        body = response.json()
+        body["poll_seconds"] = FAST_POLL
+        route.fulfill(response=response, json=body)
+
+    page.route("**/api/lobby", answer)
+    return seen
+
+
+def wait_count(page: Any, seen: list[Any], count: int) -> None:
+    for _ in range(int(TIMEOUT / 50)):
+        if len(seen) >= count:
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"{len(seen)} lobby polls, waited for {count}")
+
+
+def test_a_join_button_keeps_the_keyboard_focus_across_polls(server, browser):
+    seats = [{"kind": "human"}, {"kind": "human"}]
+    code = post(
+        f"{server}/api/rooms",
+        {"game": "skyjo", "options": {"players": 2}, "seats": seats, "name": "Ann"}
+        | {"table": {"public": True}},
+    )["code"]
+    page = new_page(browser, server)
+    polls = fast_polls(page)
+    open_lobby(page)
+    button = f"#lobby-open button[data-join='{code}']"
+    page.wait_for_selector(button, timeout=TIMEOUT)
+    page.focus(button)
+    page.evaluate("window.focused = document.activeElement")
+    wait_count(page, polls, len(polls) + 4)
+    page.wait_for_timeout(100)  # the last answer drawn
+    # The very button, still in the page and focused: Enter joins from the keyboard.
+    assert page.evaluate(
+        "document.activeElement === window.focused && window.focused.isConnected"
+    ), page.evaluate("document.activeElement.tagName")
+    assert page.errors == []
+
+
+def test_a_change_of_language_leaves_one_poll_loop(server, browser):
+    page = new_page(browser, server)
+    # Every poll waits for its answer, held here: each loop has one poll waiting, so the
+    # polls held are the loops running.
+    held: list[Any] = []
+    holding = [True]
+    empty = {"open": [], "playing": [], "poll_seconds": FAST_POLL}
+
+    def poll(route: Any) -> None:
+        held.append(route)
+        if not holding[0]:
+            route.fulfill(json=empty)
+
+    page.route("**/api/lobby", poll)
+    page.click("#lobby-link")
+    page.wait_for_selector("body[data-page='lobby'] #quick-form", timeout=TIMEOUT)
+    wait_count(page, held, 1)
+    for lang in ("fr", "de"):
+        page.select_option("#lang", lang)
+        title = web_catalog(lang)["web.publobby.title"]
+        page.wait_for_function(
+            "text => document.querySelector('.publiclobby h1').textContent === text",
+            arg=title,
+            timeout=TIMEOUT,
+        )
+        page.wait_for_timeout(300)
+        assert len(held) == 1, f"{len(held)} poll loops after the change to {lang}"
+    # Answered, the loop goes on polling.
+    holding[0] = False
+    held[0].fulfill(json=empty)
+    wait_count(page, held, 4)
+    page.wait_for_selector("#lobby-open", timeout=TIMEOUT)
+    assert page.errors == []

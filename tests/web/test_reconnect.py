@@ -122,9 +122,10 @@ def test_a_room_handed_over_to_another_server_goes_on_without_an_error(server, b
     def every(p: Any, moves: int) -> None:
         if moves == 5 and not moved:
             moved.append(version(p))
+            p.evaluate("async () => { window.conn = (await shownPage()).room.conn; }")
             hand_over()
             p.wait_for_function(
-                "() => { const c = window.cardtable.conn;"
+                "() => { const c = window.conn;"
                 " return c.ws && c.ws.readyState === WebSocket.OPEN"
                 " && c.lastDelay !== null && c.attempt === 0; }",
                 timeout=TIMEOUT,
@@ -137,7 +138,7 @@ def test_a_room_handed_over_to_another_server_goes_on_without_an_error(server, b
     assert "last_version" not in hellos[0] or hellos[0]["last_version"] is None
     assert hellos[1]["last_version"] == int(moved[0])
     # Each wait was jittered back-off: within [half, all] of 250 ms doubled per attempt.
-    delay = page.evaluate("window.cardtable.conn.lastDelay")
+    delay = page.evaluate("window.conn.lastDelay")
     assert 250 * 2**3 / 2 <= delay <= 250 * 2**3
     assert page.evaluate("window.__table") == "shown"
     assert page.evaluate("window.__toasts") == []
@@ -151,10 +152,10 @@ def test_a_room_that_stays_missing_is_given_up_with_the_table_not_found_page(ser
     create_table(page, "skyjo", "Alice", {"players": 2, "end_score": 25}, ["greedy"])
     start(page)
     page.wait_for_selector(".tgt-legal", timeout=TIMEOUT)
-    page.evaluate("window.cardtable.conn.handoverTries = 2")
+    page.evaluate("async () => { (await shownPage()).room.conn.handoverTries = 2; }")
     hand_over()
     page.wait_for_selector("a[href^='#/replay/']", timeout=TIMEOUT)
-    assert page.evaluate("window.cardtable.conn.missing") == 3
+    assert page.evaluate("async () => (await shownPage()).room.conn.missing") == 3
     assert not page.errors
     page.context.close()
 
@@ -162,7 +163,7 @@ def test_a_room_that_stays_missing_is_given_up_with_the_table_not_found_page(ser
 def test_backoff_is_exponential_capped_and_jittered(server, browser):
     page = new_page(browser, server)
     waits = page.evaluate(
-        """() => import(window.cardtable.js + "conn.js").then((m) => [0, 1, 2, 3, 4, 5, 6, 9]
+        """() => pageModule("conn.js").then((m) => [0, 1, 2, 3, 4, 5, 6, 9]
              .map((n) => [m.backoff(n, () => 0), m.backoff(n, () => 1)]))"""
     )
     assert waits == [

@@ -13,12 +13,12 @@ from cardtable.skipbo import PlayFromDiscard
 from cardtable.skyjo.moves import DRAW
 from cardtable.web.catalogs import web_catalog
 
-from .pages import SHORT_GAMES, TIMEOUT, create_table, new_page, start
+from .pages import MISSING, SHORT_GAMES, TIMEOUT, create_table, new_page, start
 
-SEND = """action => window.cardtable.conn.send({type: "move", token: window.cardtable.conn.token,
-  version: window.cardtable.conn.version, action})"""
+SEND = """async (action) => { const conn = (await shownPage()).room.conn;
+  conn.send({type: "move", token: conn.token, version: conn.version, action}); }"""
 WORDS = (
-    """([key, params]) => import(window.cardtable.js + "words.js")"""
+    """([key, params]) => pageModule("words.js")"""
     """.then((m) => m.refusalText(key, params))"""
 )
 
@@ -50,7 +50,7 @@ def test_a_refused_move_is_told_in_french_after_english(server, browser):
     page.wait_for_function("document.querySelector('#toast').textContent.startsWith('Coup')")
     assert toast.inner_text() == _expected("fr", refusal)
     assert "round" not in toast.inner_text()
-    assert page.evaluate("window.cardtable.missing()") == []
+    assert page.evaluate(MISSING) == []
     assert not page.errors
 
 
@@ -77,5 +77,5 @@ def test_a_skip_bo_refusal_and_its_cards_in_german_and_english(server, browser):
             shown = page.evaluate(WORDS, [refusal.key, dict(refusal.params)])
             assert shown == render_refusal(refusal, functools.partial(translate, lang)), lang
     assert shown == "il mazzo di costruzione 2 richiede un 12, non un 5"
-    assert page.evaluate("window.cardtable.missing()") == []
+    assert page.evaluate(MISSING) == []
     assert not page.errors

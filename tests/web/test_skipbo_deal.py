@@ -68,7 +68,7 @@ def test_a_table_without_the_draw_has_no_dealer_and_no_draw_line(server, browser
 # The page draws a board from a view; the view of a round with nothing left to draw and
 # three turns without a build is made by the engine itself.
 RENDER = """([view, lang]) => Promise.all([
-    import(window.cardtable.js + "skipbo.js"), import(window.cardtable.js + "i18n.js")])
+    pageModule("skipbo.js"), pageModule("i18n.js")])
   .then(async ([skipbo, i18n]) => {
     await i18n.loadLanguage(lang);
     const ctx = { me: 0, name: (s) => `P${s}`, presence: () => null, interactive: false,

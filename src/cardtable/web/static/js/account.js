@@ -3,8 +3,9 @@
 // an HttpOnly cookie the page never sees; its CSRF token lives in api.js's memory.
 import { api, heldSeats, onNewSeat, setCsrf } from "./api.js";
 import { h, toast } from "./dom.js";
+import { nameLimit } from "./gamelist.js";
 import { t } from "./i18n.js";
-import { profileLink } from "./profile.js";
+import { profileLink } from "./players.js";
 import { errorText } from "./roomtext.js";
 
 // {name, seats} of the signed-in player, or null for a guest.
@@ -49,7 +50,7 @@ async function claimHeld() {
 
 function field(id, key, type, autocomplete, help) {
   return h("label", { for: id, class: "field" }, h("span", {}, t(key)),
-    h("input", { id, name: id, type, required: true, autocomplete, maxlength: type === "password" ? 256 : window.cardtable.limits.name,
+    h("input", { id, name: id, type, required: true, autocomplete, maxlength: type === "password" ? 256 : nameLimit(),
       ...(help ? { "aria-describedby": `${id}-help` } : {}) }),
     help ? h("span", { class: "muted", id: `${id}-help` }, t(help)) : null);
 }
@@ -115,13 +116,19 @@ function memberPage(redraw) {
   ];
 }
 
-// The account page (#/account); `redraw` draws the page and its navigation again.
-export function renderAccount(app, redraw) {
-  const section = h("section", { class: "account" },
-    h("h1", {}, t("web.account.title")),
-    h("p", { class: "muted" }, t("web.account.optional")),
-    ...(account ? memberPage(redraw) : guestPage(redraw)));
-  app.replaceChildren(section);
-  document.body.dataset.page = "account";
-  document.body.dataset.account = account ? "member" : "guest";
+// The account page (#/account) (page.js). `refresh` draws the page and its navigation
+// again, as signing in or out changes both.
+export function accountPage(refresh) {
+  return {
+    title: () => t("web.account.title"),
+    mount(app) {
+      const section = h("section", { class: "account" },
+        h("h1", {}, t("web.account.title")),
+        h("p", { class: "muted" }, t("web.account.optional")),
+        ...(account ? memberPage(refresh) : guestPage(refresh)));
+      app.replaceChildren(section);
+      document.body.dataset.page = "account";
+      document.body.dataset.account = account ? "member" : "guest";
+    },
+  };
 }

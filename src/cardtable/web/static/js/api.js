@@ -7,8 +7,11 @@ export function setCsrf(token) {
   csrf = token || null;
 }
 
+// `options.signal`: the page's abort signal (page.js). Once it aborts, the call throws
+// its AbortError rather than answer: a page the user has left draws nothing more.
 export async function api(path, options = {}) {
-  const init = { method: options.method || "GET", headers: {} };
+  const signal = options.signal;
+  const init = { method: options.method || "GET", headers: {}, signal };
   if (options.body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(options.body);
@@ -18,10 +21,12 @@ export async function api(path, options = {}) {
   try {
     response = await fetch(path, init);
   } catch (error) {
+    signal?.throwIfAborted();
     return { ok: false, status: 0, data: { error: "network", reason: String(error) } };
   }
   let data = null;
   try { data = await response.json(); } catch { data = null; }
+  signal?.throwIfAborted();
   return { ok: response.ok, status: response.status, data };
 }
 

@@ -3,12 +3,9 @@
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { profileLink } from "./profile.js";
+import { LADDERS, ladderName, profileLink } from "./players.js";
 import { errorText } from "./roomtext.js";
 
-export const LADDERS = ["skyjo", "skipbo", "skipbo-teams"];
-
-const ladderName = (ladder) => t(`web.board.ladder_${ladder.replace("-", "_")}`);
 const rating = (entry) => t("web.board.rating_value", { rating: entry.rating, plus_minus: entry.plus_minus });
 
 function row(entry, bot) {
@@ -41,25 +38,39 @@ function yours(you) {
   return h("p", { id: "board-you" }, ...rated, t("web.board.you_needed", { count: you.games_needed }), " ", mine);
 }
 
-export async function renderLeaderboard(app, asked) {
+function content(ladder, res) {
+  if (!res.ok) return [h("p", { class: "error", role: "alert" }, errorText(res.data))];
+  const body = res.data;
+  const head = h("tr", {}, ["rank", "player", "rating", "games", "wins"].map((c) => h("th", { scope: "col" }, t(`web.board.${c}`))));
+  return [
+    yours(body.you),
+    h("table", { class: "scores", id: "board" },
+      h("caption", {}, ladderName(ladder)), h("thead", {}, head), h("tbody", {}, rows(body))),
+    h("p", { class: "muted", id: "board-rules" }, t("web.board.min_games", { count: body.min_games }), " ", t("web.board.rated_help")),
+  ];
+}
+
+// #/leaderboard/{ladder} (page.js): the first ladder when the one asked is unknown.
+export function leaderboardPage(asked) {
   const ladder = LADDERS.includes(asked) ? asked : LADDERS[0];
-  const tabs = h("nav", { class: "ladders", "aria-label": t("web.board.ladders") },
-    LADDERS.map((l) => h("a", { href: `#/leaderboard/${l}`, "aria-current": l === ladder ? "page" : null }, ladderName(l))));
-  const res = await api(`/api/leaderboard/${ladder}`);
-  let content;
-  if (!res.ok) {
-    content = [h("p", { class: "error", role: "alert" }, errorText(res.data))];
-  } else {
-    const body = res.data;
-    const head = h("tr", {}, ["rank", "player", "rating", "games", "wins"].map((c) => h("th", { scope: "col" }, t(`web.board.${c}`))));
-    content = [
-      yours(body.you),
-      h("table", { class: "scores", id: "board" },
-        h("caption", {}, ladderName(ladder)), h("thead", {}, head), h("tbody", {}, rows(body))),
-      h("p", { class: "muted", id: "board-rules" }, t("web.board.min_games", { count: body.min_games }), " ", t("web.board.rated_help")),
-    ];
-  }
-  app.replaceChildren(h("section", { class: "leaderboard" }, h("h1", {}, t("web.board.title")), tabs, ...content));
-  document.body.dataset.page = "leaderboard";
-  document.body.dataset.ladder = ladder;
+  let app = null;
+  let answer = null;
+  const draw = () => {
+    const tabs = h("nav", { class: "ladders", "aria-label": t("web.board.ladders") },
+      LADDERS.map((l) => h("a", { href: `#/leaderboard/${l}`, "aria-current": l === ladder ? "page" : null }, ladderName(l))));
+    app.replaceChildren(h("section", { class: "leaderboard" }, h("h1", {}, t("web.board.title")), tabs,
+      ...(answer ? content(ladder, answer) : [h("p", { class: "loading" }, t("web.room.connecting"))])));
+    document.body.dataset.page = "leaderboard";
+    document.body.dataset.ladder = ladder;
+  };
+  return {
+    title: () => t("web.board.title"),
+    async mount(into, signal) {
+      app = into;
+      draw(); // the page left is gone at once, not while the ladder is asked for
+      answer = await api(`/api/leaderboard/${ladder}`, { signal });
+      draw();
+    },
+    redraw: () => draw(),
+  };
 }

@@ -5,7 +5,9 @@
 // step and the moves made in it) is kept in localStorage, so a reload returns there.
 import { api, playerName, rememberSeat } from "./api.js";
 import { announce, h, patch, toast } from "./dom.js";
+import { gameInfo } from "./gamelist.js";
 import { language, t } from "./i18n.js";
+import { whileShown } from "./page.js";
 import { Picker } from "./play.js";
 import { errorText } from "./roomtext.js";
 import { scorePanel } from "./scores.js";
@@ -31,7 +33,7 @@ function saveProgress(game, progress) {
   localStorage.setItem(STORE + game, JSON.stringify(progress));
 }
 
-export function renderLearnList(app) {
+function drawList(app) {
   const cards = LESSON_GAMES.map((game) => {
     const progress = progressOf(game);
     const label = progress.finished ? t("lesson.ui.completed")
@@ -50,20 +52,40 @@ export function renderLearnList(app) {
   document.body.dataset.page = "learn";
 }
 
-// A lesson of `game` drawn into `app`; returns {close, redraw} like a room.
-export function openLesson(game, app) {
-  if (!GAMES[game] || !LESSON_GAMES.includes(game)) { location.hash = "#/learn"; return null; }
+// #/learn (page.js).
+export function learnListPage() {
+  let app = null;
+  return {
+    title: () => t("lesson.ui.title"),
+    mount(into) { app = into; drawList(app); },
+    redraw: () => drawList(app),
+  };
+}
+
+// #/learn/{game} (page.js); null for a game without a lesson. `answer` is the server's
+// last answer while the page is shown: the step, the learner's seat and view.
+export function lessonPage(game) {
+  if (!GAMES[game] || !LESSON_GAMES.includes(game)) return null;
+  let lesson = null;
+  return {
+    title: () => t("lesson.ui.title"),
+    get answer() { return lesson.answer(); },
+    mount(app, signal) { lesson = openLesson(game, app, signal); },
+    redraw: () => lesson.redraw(),
+  };
+}
+
+function openLesson(game, app, signal) {
   const root = h("div", { class: "lessonhost" });
   app.replaceChildren(root);
   const state = { outline: null, answer: null, feedback: null, progress: progressOf(game), error: null, board: null, waiting: false };
   const picker = new Picker((action) => play(action.code));
   picker.onChange = () => { if (state.board) picker.decorate(state.board); };
   picker.attach(root);
-  let closed = false;
 
   async function load() {
     if (!state.outline) {
-      const res = await api(`/api/lessons/${game}`);
+      const res = await api(`/api/lessons/${game}`, { signal });
       if (!res.ok) { state.error = res.data; draw(); return; }
       state.outline = res.data.steps;
     }
@@ -75,9 +97,8 @@ export function openLesson(game, app) {
   // the kept moves as they were.
   async function ask(moves) {
     state.waiting = true;
-    const res = await api(`/api/lessons/${game}/steps/${state.progress.step}`, { method: "POST", body: { moves } });
+    const res = await api(`/api/lessons/${game}/steps/${state.progress.step}`, { method: "POST", body: { moves }, signal });
     state.waiting = false;
-    if (closed) return;
     if (!res.ok) {
       if (!state.answer && moves.length && res.status === 400) {
         // A kept place this lesson no longer has (its steps changed): the step's start.
@@ -110,7 +131,7 @@ export function openLesson(game, app) {
 
   function play(code) {
     if (state.waiting || !state.answer) return;
-    ask([...state.progress.moves, code]);
+    whileShown(ask([...state.progress.moves, code]));
     draw();
   }
 
@@ -124,7 +145,7 @@ export function openLesson(game, app) {
     state.answer = null;
     state.feedback = null;
     saveProgress(game, state.progress);
-    ask([]);
+    whileShown(ask([]));
   }
 
   // The first real game: started at once (the learner lands at a running table, not in a
@@ -158,7 +179,7 @@ export function openLesson(game, app) {
     const keys = stepKeys();
     const last = answer.step === answer.steps - 1;
     // The server's table of moves (action code -> move) turns the legal codes into cards.
-    const table = (window.cardtable.games || []).find((g) => g.game === game);
+    const table = gameInfo(game);
     const actions = answer.done || state.waiting || !table ? [] : (view.legal_actions || []).map((code) =>
       ({ code, ...gameMod.actionFor(table.moves[code], me, view) }));
     picker.set(actions, null, state.waiting);
@@ -205,22 +226,17 @@ export function openLesson(game, app) {
   }
 
   function draw(outcome = null) {
-    if (closed) return;
+    if (signal.aborted) return; // left: a late event draws nothing
     const before = rememberBoard(state.board);
     patch(root, page()); // patched, not replaced: the focus stays on the card it was on
     state.board = root.querySelector(".board");
     const answer = state.answer;
-    window.cardtable.lesson = answer; // the learner's own view: tests map moves with it
     const flight = outcome && answer && state.board ? GAMES[game].flight(outcome.move, outcome.seat, answer.view, answer.seat) : null;
     if (state.board) settleBoard(state.board, before, flight);
     document.body.dataset.page = "learn";
-    document.body.dataset.lessonStep = answer ? String(answer.step) : "";
-    document.body.dataset.lessonMade = answer ? String(answer.made) : "";
-    document.body.dataset.lessonDone = answer && answer.done ? "1" : "";
-    document.body.dataset.draws = String(Number(document.body.dataset.draws || 0) + 1); // tests wait on it
   }
 
   draw();
-  load();
-  return { close() { closed = true; }, redraw: () => draw() };
+  whileShown(load());
+  return { answer: () => state.answer, redraw: () => draw() };
 }

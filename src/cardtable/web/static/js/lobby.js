@@ -2,6 +2,7 @@
 // the rules (a form for the host, a list for the others), joining and starting.
 import { api, playerName, rememberName, rememberSeat, seatFor } from "./api.js";
 import { announce, h, listen, toast } from "./dom.js";
+import { botsOf, gameInfo, nameLimit } from "./gamelist.js";
 import { t } from "./i18n.js";
 import { optionFields, optionLabel } from "./options.js";
 import { errorText } from "./roomtext.js";
@@ -9,10 +10,6 @@ import { chatPanel, tableOptions } from "./tablelife.js";
 
 // The refusals that answer a change of the rules or seats the host sent.
 export const CONFIGURE_ERRORS = ["bad_options", "bad_seats", "seat_taken", "not_in_lobby", "not_host"];
-
-function gameInfo(game) {
-  return (window.cardtable.games || []).find((g) => g.game === game) || null;
-}
 
 export function lobbyPage(r) {
   const ctx = r.ctx;
@@ -44,7 +41,7 @@ export function lobbyPage(r) {
     r.isHost() ? optionForm(r, room) : optionList(room), tableOptions(r));
   if (ctx.seat === null && free.length) {
     const input = h("input", {
-      id: "join-name", required: true, maxlength: window.cardtable.limits.name, value: ctx.joinName ?? playerName(), autocomplete: "nickname",
+      id: "join-name", required: true, maxlength: nameLimit(), value: ctx.joinName ?? playerName(), autocomplete: "nickname",
       dataset: { key: "join-name" }, oninput: (e) => { ctx.joinName = e.currentTarget.value; },
     });
     box.append(h("form", { class: "joinform", onsubmit: (e) => { e.preventDefault(); join(r, e.currentTarget.elements["join-name"].value); } },
@@ -206,7 +203,7 @@ function seatSelect(r, index, s) {
   const ctx = r.ctx;
   const select = h("select", { "aria-label": t("web.lobby.seat_kind", { n: index + 1 }), dataset: { key: `seat-${index}` } },
     h("option", { value: "human", selected: s.kind === "human" }, t("web.home.human")),
-    (window.cardtable.bots[ctx.room.game] || []).map((bot) =>
+    botsOf(ctx.room.game).map((bot) =>
       h("option", { value: bot, selected: s.kind === "bot" && s.bot === bot }, t(`web.bot.${bot}`))));
   listen(select, "change", (e) => {
     const chosen = e.currentTarget.value;

@@ -4,12 +4,13 @@
 // the player count; the server still validates what is sent and has the last word on
 // rules between options (team play needs 4 or 6 players).
 import { h, listen } from "./dom.js";
+import { gameInfo } from "./gamelist.js";
 import { has, t } from "./i18n.js";
 
 // An option's label: the catalog key the server sends with it (`label`, from the rules
 // options' metadata, the same text the terminal and the command line show).
 export function optionLabel(game, name) {
-  const info = (window.cardtable.games || []).find((g) => g.game === game);
+  const info = gameInfo(game);
   const option = info && info.options.find((o) => o.name === name);
   return option && option.label && has(option.label) ? t(option.label) : name;
 }

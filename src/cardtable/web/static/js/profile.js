@@ -3,16 +3,14 @@
 // variant (Skyjo's points per round), and their recent games with links to the replays.
 import { api } from "./api.js";
 import { h } from "./dom.js";
+import { gameTitle } from "./gamelist.js";
 import { formatNumber, language, t } from "./i18n.js";
+import { ladderName, seatLabel } from "./players.js";
 import { errorText } from "./roomtext.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const PLOT = { width: 320, height: 110, pad: 8, left: 44 };
 
-export const profileLink = (name) => `#/player/${encodeURIComponent(name)}`;
-
-const ladderName = (ladder) => t(`web.board.ladder_${ladder.replace("-", "_")}`);
-const gameName = (game) => (game === "skyjo" ? "Skyjo" : "Skip-Bo");
 const signed = (n) => (n > 0 ? `+${formatNumber(n)}` : n < 0 ? `\u2212${formatNumber(-n)}` : formatNumber(0));
 
 function svg(name, attributes, ...children) {
@@ -64,18 +62,11 @@ function countsTable(games) {
     h("caption", {}, t("web.profile.games_title")),
     h("thead", {}, h("tr", {}, head)),
     h("tbody", {}, games.map((g) => h("tr", { dataset: { game: g.game, variant: g.variant } },
-      h("td", {}, gameName(g.game)),
+      h("td", {}, gameTitle(g.game)),
       h("td", {}, t(`web.profile.variant_${g.variant}`)),
       h("td", {}, formatNumber(g.played)),
       h("td", {}, formatNumber(g.won)),
       h("td", {}, g.points_per_round == null ? "\u2014" : formatNumber(g.points_per_round)))))), t("web.profile.games_title"));
-}
-
-// A seat as named at the table; another account's seat links to its profile.
-function seatText(seat) {
-  const name = seat.kind === "bot" ? t(`web.bot.${seat.bot || "greedy"}`) : seat.name || "\u2014";
-  if (seat.you) return h("strong", {}, name);
-  return seat.profile ? h("a", { href: profileLink(seat.profile), title: seat.profile }, name) : name;
 }
 
 function ratingCell(game) {
@@ -92,10 +83,10 @@ function recentTable(recent) {
     h("thead", {}, h("tr", {}, head)),
     h("tbody", {}, recent.map((g) => {
       const seats = [];
-      g.seats.forEach((seat, i) => { if (i) seats.push(", "); seats.push(seatText(seat)); });
+      g.seats.forEach((seat, i) => { if (i) seats.push(", "); seats.push(seatLabel(seat)); });
       return h("tr", { class: g.result === "won" ? "winner" : "", dataset: { result: g.result } },
         h("td", {}, date.format(new Date(g.finished_at * 1000))),
-        h("td", {}, `${gameName(g.game)} · ${t(`web.profile.variant_${g.variant}`)}`),
+        h("td", {}, `${gameTitle(g.game)} · ${t(`web.profile.variant_${g.variant}`)}`),
         h("td", {}, t(`web.profile.result_${g.result}`), g.score == null ? "" : ` (${formatNumber(g.score)})`),
         h("td", {}, seats),
         ratingCell(g),
@@ -105,28 +96,44 @@ function recentTable(recent) {
     }))), t("web.profile.recent_title"));
 }
 
-export async function renderProfile(app, name) {
-  app.replaceChildren(h("p", { class: "loading" }, t("web.room.connecting")));
-  const res = await api(`/api/players/${encodeURIComponent(name)}`);
-  let content;
-  if (!res.ok) {
-    content = [h("h1", {}, name), h("p", { class: "error", role: "alert" }, errorText(res.data))];
-  } else {
-    const body = res.data;
-    const since = new Intl.DateTimeFormat(language(), { dateStyle: "long" }).format(new Date(body.member_since * 1000));
-    content = [
-      h("h1", { id: "profile-name" }, body.name),
-      h("p", { class: "muted" }, t("web.profile.member_since", { date: since }),
-        body.you ? [" · ", h("a", { href: "#/account" }, t("web.profile.your_account"))] : ""),
-      h("h2", {}, t("web.profile.ratings_title")),
-      body.ratings.length
-        ? h("div", { class: "ladderratings" }, body.ratings.map((r) => ratingCard(r, body.min_games)))
-        : h("p", { class: "muted", id: "profile-unrated" }, t("web.profile.no_rating")),
-      body.games.length ? countsTable(body.games) : h("p", { class: "muted", id: "profile-no-games" }, t("web.profile.no_games")),
-      body.recent.length ? recentTable(body.recent) : null,
-      body.recent.some((g) => !g.replay) ? h("p", { class: "muted small" }, t("web.profile.replay_private")) : null,
-    ];
-  }
-  app.replaceChildren(h("section", { class: "profile" }, ...content));
-  document.body.dataset.page = "profile";
+// The answer's page: the profile, or the error the server gave.
+function content(name, res) {
+  if (!res.ok) return [h("h1", {}, name), h("p", { class: "error", role: "alert" }, errorText(res.data))];
+  const body = res.data;
+  const since = new Intl.DateTimeFormat(language(), { dateStyle: "long" }).format(new Date(body.member_since * 1000));
+  return [
+    h("h1", { id: "profile-name" }, body.name),
+    h("p", { class: "muted" }, t("web.profile.member_since", { date: since }),
+      body.you ? [" · ", h("a", { href: "#/account" }, t("web.profile.your_account"))] : ""),
+    h("h2", {}, t("web.profile.ratings_title")),
+    body.ratings.length
+      ? h("div", { class: "ladderratings" }, body.ratings.map((r) => ratingCard(r, body.min_games)))
+      : h("p", { class: "muted", id: "profile-unrated" }, t("web.profile.no_rating")),
+    body.games.length ? countsTable(body.games) : h("p", { class: "muted", id: "profile-no-games" }, t("web.profile.no_games")),
+    body.recent.length ? recentTable(body.recent) : null,
+    body.recent.some((g) => !g.replay) ? h("p", { class: "muted small" }, t("web.profile.replay_private")) : null,
+  ];
+}
+
+// #/player/NAME (page.js): drawn once the server answers, again from that answer in a
+// new language.
+export function profilePage(name) {
+  let app = null;
+  let answer = null;
+  const draw = () => {
+    app.replaceChildren(answer
+      ? h("section", { class: "profile" }, ...content(name, answer))
+      : h("p", { class: "loading" }, t("web.room.connecting")));
+    document.body.dataset.page = "profile";
+  };
+  return {
+    title: () => name,
+    async mount(into, signal) {
+      app = into;
+      draw();
+      answer = await api(`/api/players/${encodeURIComponent(name)}`, { signal });
+      draw();
+    },
+    redraw: () => draw(),
+  };
 }

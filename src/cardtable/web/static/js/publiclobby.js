@@ -2,25 +2,18 @@
 // wait for players, one click to take a free seat, and the public games under way, one
 // click to watch. Polled: the list is one indexed query any node answers, so a page
 // asks every `poll_seconds` (5) while it is shown and visible, and backs off (doubling,
-// up to a minute) while the server refuses or does not answer.
+// up to a minute) while the server refuses or does not answer. One poll loop per page
+// shown, whatever the language does; each answer patches the list (rooms kept by their
+// code), so the keyboard focus on a Join button stays where it is.
 import { api, playerName, rememberName, rememberSeat } from "./api.js";
-import { h, toast } from "./dom.js";
+import { h, patch, toast } from "./dom.js";
+import { allGames, nameLimit } from "./gamelist.js";
 import { t } from "./i18n.js";
-import { profileLink } from "./profile.js";
+import { pause, whileShown } from "./page.js";
+import { seatLabel } from "./players.js";
 import { errorText } from "./roomtext.js";
 
 const MAX_WAIT = 60;
-
-function seatText(seat) {
-  if (seat.kind === "bot") {
-    const bot = t(`web.bot.${seat.bot}`);
-    return seat.rating == null ? bot : t("web.publobby.rated", { name: bot, rating: seat.rating });
-  }
-  if (!seat.taken) return t("web.publobby.free_seat");
-  const text = seat.rating == null ? seat.name : t("web.publobby.rated", { name: seat.name, rating: seat.rating });
-  // A seat an account claimed links to its profile (the account's name, if it differs).
-  return seat.profile ? h("a", { href: profileLink(seat.profile), title: seat.profile }, text) : text;
-}
 
 // One click: take the first free seat with the remembered name (none yet: the room's
 // own join form asks for it), then open the table.
@@ -47,12 +40,12 @@ async function playNow(game, raw) {
   location.hash = `#/room/${d.code}`;
 }
 
-function playNowForm() {
-  const input = h("input", { id: "quick-name", required: true, maxlength: window.cardtable.limits.name, value: playerName(), autocomplete: "nickname" });
-  const games = window.cardtable.games || [];
+function playNowForm(state) {
+  const input = h("input", { id: "quick-name", required: true, maxlength: nameLimit(), value: state.quickName, autocomplete: "nickname",
+    oninput: (e) => { state.quickName = e.currentTarget.value; } });
   return h("form", { class: "quickmatch", id: "quick-form", onsubmit: (e) => e.preventDefault() },
     h("label", { for: "quick-name" }, t("web.home.your_name")), " ", input, " ",
-    games.map((g) => h("button", { type: "button", class: "primary", id: `play-now-${g.game}`, onclick: () => playNow(g.game, input.value) },
+    allGames().map((g) => h("button", { type: "button", class: "primary", id: `play-now-${g.game}`, onclick: () => playNow(g.game, state.quickName) },
       t("web.quick.play_now", { game: g.title }))));
 }
 
@@ -62,9 +55,12 @@ function roomItem(room, playing) {
   const action = playing
     ? h("a", { class: "button", href: `#/room/${room.code}/watch`, dataset: { watch: room.code } }, t("web.publobby.watch"))
     : h("button", { type: "button", class: "primary", dataset: { join: room.code }, onclick: () => join(room.code) }, t("web.publobby.join"));
-  return h("li", { class: "publicroom", dataset: { code: room.code, game: room.game } },
+  // The id keys the item to its room: a patch keeps it (and a focused button in it) in
+  // place as rooms come and go around it.
+  const id = `${playing ? "playing" : "open"}-${room.code}`;
+  return h("li", { class: "publicroom", id, dataset: { code: room.code, game: room.game } },
     h("strong", {}, room.title), " · ", players, free ? " · " : null, free,
-    h("ul", { class: "seated" }, room.seats.map((s) => h("li", { class: s.taken || s.kind === "bot" ? null : "muted" }, seatText(s)))),
+    h("ul", { class: "seated" }, room.seats.map((s) => h("li", { class: s.taken || s.kind === "bot" ? null : "muted" }, seatLabel(s)))),
     action);
 }
 
@@ -73,40 +69,54 @@ function list(id, rooms, playing, empty) {
   return h("ul", { class: "publicrooms", id }, rooms.map((room) => roomItem(room, playing)));
 }
 
-export function renderPublicLobby(app) {
-  let timer = null;
-  let wait = 5;
-  let stopped = false;
-  const status = h("p", { class: "muted small", id: "lobby-status", role: "status" });
-  const openBox = h("div");
-  const playingBox = h("div");
-  app.replaceChildren(h("section", { class: "panel publiclobby" },
-    h("h1", {}, t("web.publobby.title")),
-    h("p", { class: "muted" }, t("web.publobby.help")),
-    playNowForm(),
-    h("h2", {}, t("web.publobby.open")), openBox,
-    h("h2", {}, t("web.publobby.playing")), playingBox, status));
-  document.body.dataset.page = "lobby";
+// #/lobby (page.js).
+export function publicLobbyPage() {
+  const state = { answer: null, retrying: null, quickName: playerName() };
+  let app = null;
 
-  async function poll() {
-    timer = null;
-    if (stopped) return;
-    if (document.hidden) { timer = setTimeout(poll, 1000); return; }
-    const res = await api("/api/lobby");
-    if (stopped) return;
-    if (res.ok) {
-      wait = res.data.poll_seconds || 5;
-      openBox.replaceChildren(list("lobby-open", res.data.open, false, t("web.publobby.none_open")));
-      playingBox.replaceChildren(list("lobby-playing", res.data.playing, true, t("web.publobby.none_playing")));
-      status.textContent = "";
-      document.body.dataset.lobbyPolls = String(Number(document.body.dataset.lobbyPolls || 0) + 1);
-    } else {
-      wait = Math.min(MAX_WAIT, Math.max(wait * 2, Number(res.data?.retry_after) || 0));
-      status.textContent = t("web.publobby.retrying", { seconds: wait });
-    }
-    timer = setTimeout(poll, wait * 1000);
+  function draw() {
+    const answer = state.answer;
+    const lists = [
+      h("h2", {}, t("web.publobby.open")), answer && list("lobby-open", answer.open, false, t("web.publobby.none_open")),
+      h("h2", {}, t("web.publobby.playing")), answer && list("lobby-playing", answer.playing, true, t("web.publobby.none_playing")),
+    ];
+    const fresh = h("section", { class: "panel publiclobby" },
+      h("h1", {}, t("web.publobby.title")),
+      h("p", { class: "muted" }, t("web.publobby.help")),
+      playNowForm(state),
+      ...lists,
+      h("p", { class: "muted small", id: "lobby-status", role: "status" },
+        state.retrying === null ? "" : t("web.publobby.retrying", { seconds: state.retrying })));
+    if (app.firstElementChild?.classList.contains("publiclobby")) patch(app, fresh);
+    else app.replaceChildren(fresh);
+    document.body.dataset.page = "lobby";
   }
-  const stop = () => { stopped = true; if (timer) clearTimeout(timer); window.removeEventListener("hashchange", stop); };
-  window.addEventListener("hashchange", stop);
-  poll();
+
+  async function poll(signal) {
+    let wait = 5;
+    for (;;) {
+      if (document.hidden) { await pause(1000, signal); continue; }
+      const res = await api("/api/lobby", { signal });
+      if (res.ok) {
+        wait = res.data.poll_seconds || 5;
+        state.answer = res.data;
+        state.retrying = null;
+      } else {
+        wait = Math.min(MAX_WAIT, Math.max(wait * 2, Number(res.data?.retry_after) || 0));
+        state.retrying = wait;
+      }
+      draw();
+      await pause(wait * 1000, signal);
+    }
+  }
+
+  return {
+    title: () => t("web.publobby.title"),
+    mount(into, signal) {
+      app = into;
+      draw();
+      whileShown(poll(signal));
+    },
+    redraw: () => draw(),
+  };
 }

@@ -7,6 +7,7 @@ import { api, dropSeatToken, forgetSeat, seatFor } from "./api.js";
 import { Connection } from "./conn.js";
 import { announce, h, isPressed, patch, toast, unpressed } from "./dom.js";
 import { t } from "./i18n.js";
+import { whileShown } from "./page.js";
 import { attachInput, focusDialog, makePicker, rememberFocus, settleFocus } from "./input.js";
 import { lobbyError, lobbyEvent, lobbyPage } from "./lobby.js";
 import { errorText, seatName } from "./roomtext.js";
@@ -20,7 +21,20 @@ export { errorText, KNOWN_ERRORS, seatName } from "./roomtext.js";
 
 const LOG_LIMIT = 300;
 
-export function openRoom(code, outer, watch = false) {
+// #/room/{code} and #/room/{code}/watch (page.js). `room` is the open room (`r` below)
+// while the page is shown: its state and its connection.
+export function roomPage(code, watch) {
+  const page = {
+    room: null,
+    title: () => code,
+    mount(app, signal) { page.room = openRoom(code, app, watch, signal); },
+    redraw: () => page.room.draw(),
+    leave: () => page.room.close(),
+  };
+  return page;
+}
+
+function openRoom(code, outer, watch, signal) {
   const root = h("div", { class: "roomhost" });
   outer.replaceChildren(root);
   const ctx = {
@@ -59,7 +73,6 @@ export function openRoom(code, outer, watch = false) {
     board: null, // the table's board at the last drawing
     shownDialog: null, // the summary dialog at the last drawing
     drawnPage: null, // "lobby" or "table" at the last drawing
-    movesTable: null, // game -> action code -> move (the server's table of moves)
     picker: null,
     draw,
     connect,
@@ -70,15 +83,9 @@ export function openRoom(code, outer, watch = false) {
   r.picker = makePicker(r);
   attachTableLife(r);
 
-  api("/api/web/games").then((res) => {
-    if (res.ok) r.movesTable = Object.fromEntries(res.data.games.map((g) => [g.game, g.moves]));
-    draw();
-  });
-
   function connect() {
     if (r.conn) r.conn.close();
     r.conn = new Connection(code, ctx.mine && ctx.mine.token, { message: onMessage, status: onStatus });
-    window.cardtable.conn = r.conn;
     r.conn.connect();
   }
 
@@ -100,7 +107,7 @@ export function openRoom(code, outer, watch = false) {
   async function fetchLog() {
     if (!ctx.view || !ctx.gameNo) return;
     const gameName = ctx.room.game;
-    const res = await api(`/api/rooms/${code}/games/${ctx.gameNo}`);
+    const res = await api(`/api/rooms/${code}/games/${ctx.gameNo}`, { signal });
     if (!res.ok || ctx.log.length) return;
     ctx.log = res.data.moves.flatMap((m) => describe(gameName, m.outcome)).slice(-LOG_LIMIT);
     draw();
@@ -120,7 +127,7 @@ export function openRoom(code, outer, watch = false) {
         ctx.view = m.view;
         ctx.pending = false;
         if (fresh) { ctx.log = []; ctx.summary = null; ctx.review = null; ctx.reviewing = false; ctx.finalClosed = false; ctx.unrated = false; }
-        if (ctx.view && !ctx.log.length) fetchLog();
+        if (ctx.view && !ctx.log.length) whileShown(fetchLog());
         break;
       }
       case "event":
@@ -235,11 +242,8 @@ export function openRoom(code, outer, watch = false) {
     const fresh = page();
     ctx.redrawing = true;
     try { patch(root, fresh); } finally { ctx.redrawing = false; }
-    const conn = r.conn;
-    document.body.dataset.version = conn && conn.version !== null ? String(conn.version) : "";
     document.body.dataset.page = ctx.view ? "table" : ctx.room ? "lobby" : "room";
     showTurn(myTurnNow(ctx));
-    document.body.dataset.draws = String(Number(document.body.dataset.draws || 0) + 1); // tests wait on it
     r.board = root.querySelector(".board");
     if (r.board) settleBoard(r.board, board, ctx.flight);
     ctx.flight = null;
@@ -253,8 +257,6 @@ export function openRoom(code, outer, watch = false) {
 
   attachInput(r, root);
   connect();
-  return {
-    close() { showTurn(false); r.timer.stop(); r.chat.close(); if (r.conn) r.conn.close(); },
-    redraw: draw,
-  };
+  r.close = () => { showTurn(false); r.timer.stop(); r.chat.close(); if (r.conn) r.conn.close(); };
+  return r;
 }

@@ -3,6 +3,7 @@
 // happens to the board after each drawing (it is fitted to the screen, changed cards are
 // marked, the card just played flies to where it landed).
 import { h, toast } from "./dom.js";
+import { gameInfo } from "./gamelist.js";
 import { t } from "./i18n.js";
 import { icon } from "./icons.js";
 import { closeHelp, helpDialog, openHelp, summaryDialog } from "./dialogs.js";
@@ -42,8 +43,9 @@ export function tablePage(r) {
   // Offline, a move could not be sent: the table offers none until the socket is back.
   const myTurn = !over && me !== null && turn === me && !ctx.pending && online;
   let actions = [];
-  if (myTurn && r.movesTable) {
-    actions = game.legalActions(view).map((code) => ({ code, ...game.actionFor(r.movesTable[gameName][code], me, view) }));
+  const moves = gameInfo(gameName)?.moves; // the server's table: action code -> move
+  if (myTurn && moves) {
+    actions = game.legalActions(view).map((code) => ({ code, ...game.actionFor(moves[code], me, view) }));
   }
   r.picker.set(actions, game.preferred(view), ctx.pending);
   const presence = (seat) => {
