@@ -20,6 +20,7 @@ from ..bots.skipbo_hard import HARD_WEIGHTS
 from ..bots.skipbo_hard_values import move_values
 from ..bots.skyjo_hard import HardBot
 from ..core import GameState
+from ..skipbo.moves import DISCARD_PLAY_BASE, STOCK_BASE
 from ..skipbo.state import SkipBoState
 from ..skyjo.state import SkyjoState
 
@@ -125,7 +126,16 @@ def skipbo_setup(
     params, weights = _skipbo_params()
     values = move_values(world)
     legal = world.legal_actions()
-    ranked = sorted(legal, key=lambda code: (-values.get(code, -math.inf), code))
+    # Without hard's values (a frozen table, a partner's stock top) plays of a stock
+    # come first, then the moves in code order.
+    ranked = sorted(
+        legal,
+        key=lambda code: (
+            -values.get(code, -math.inf),
+            not STOCK_BASE <= code < DISCARD_PLAY_BASE,
+            code,
+        ),
+    )
     candidates = distinct_candidates(world, action, ranked, budget.candidates)
     batch = skipbo_judge.judge_batch(world)
     work = HardWork(world.rules)
