@@ -3,7 +3,8 @@
     taskset -c 1 python -m lab coach_judge skyjo --per-kind 40 --strong 200 --expert 40
     taskset -c 1 python -m lab coach_judge skipbo --per-kind 40 --strong 200 --expert 40
 
-For one game, with the precise judge (:mod:`cardtable.sim.judge`):
+For one game, with the precise judge (:mod:`cardtable.sim.judge`; ``--judge advisor``
+measures the coach's judge before it, ``cardtable.bots.coaching.judge``, instead):
 
 - the blunder set (:func:`cardtable.sim.judge_blunders.blunders`, ``--per-kind`` of
   each kind from seeded ``hard`` games): the share the coach names (its verdict is
@@ -33,7 +34,7 @@ import statistics
 import time
 from collections.abc import Sequence
 
-from cardtable.bots import make_bot
+from cardtable.bots import coaching, make_bot
 from cardtable.bots.coaching import clearly_worse
 from cardtable.bots.review import MEASURES, ReviewedMove, has_choice
 from cardtable.core import Rng
@@ -51,13 +52,21 @@ from cardtable.sim.judge_blunders import (
 _MASK = (1 << 63) - 1
 
 
+#: ``--judge advisor``: the coach's judge before issue 48 (``bots.coaching.judge``: the
+#: advisor's 4 + 16 Python re-deals, a loss counted past two standard errors).
+ADVISOR = "advisor"
+
+
 def judge(
-    position: Position, seed: int, budget: JudgeBudget | None = None
+    position: Position, seed: int, budget: JudgeBudget | None = None, which: str = "precise"
 ) -> tuple[ReviewedMove, float]:
     """The verdict on ``position`` and its CPU seconds."""
     state = position.state()
     start = time.process_time()
-    verdict = judge_position(state, position.seat, position.action, seed, budget)
+    if which == ADVISOR:
+        verdict = coaching.judge(state, position.seat, position.action, seed)[1]
+    else:
+        verdict = judge_position(state, position.seat, position.action, seed, budget)
     seconds = time.process_time() - start
     assert verdict is not None, "every benchmark position has a choice"
     return verdict, seconds
@@ -105,6 +114,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--review", type=int, default=20, help="random-move decisions reviewed")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
+        "--judge",
+        choices=("precise", ADVISOR),
+        default="precise",
+        help="the judge measured: sim.judge's, or the advisor's of bots.coaching (before)",
+    )
+    parser.add_argument(
         "--reference",
         type=int,
         default=1024,
@@ -124,7 +139,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     def run(position: Position, review: bool = False) -> ReviewedMove:
         nonlocal index
         budget = REVIEW_BUDGETS[args.game] if review else None
-        verdict, seconds = judge(position, _seed(args.seed, index), budget)
+        verdict, seconds = judge(position, _seed(args.seed, index), budget, args.judge)
         index += 1
         if not review:
             times.append(seconds)

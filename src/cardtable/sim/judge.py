@@ -60,13 +60,14 @@ __all__ = [
 #: The judge's budget by game: a Skyjo rollout plays the round to its end (about 0.3 ms
 #: early in a 4-player round), a Skip-Bo one three turns a seat.
 BUDGETS = {
-    "skyjo": JudgeBudget(first=32, step=32, most=192, candidates=2),
+    "skyjo": JudgeBudget(first=32, step=32, most=160, candidates=2),
     "skipbo": JudgeBudget(first=32, step=32, most=192),
 }
 #: The review's: the same, settling small losses too, with more re-deals at most (a
 #: review runs in a worker of its own, a few seconds for a game).
 REVIEW_BUDGETS = {
-    game: dataclasses.replace(budget, most=320, review=True) for game, budget in BUDGETS.items()
+    game: dataclasses.replace(budget, most=max(budget.most, 320), review=True)
+    for game, budget in BUDGETS.items()
 }
 
 
