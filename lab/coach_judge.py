@@ -193,11 +193,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         alarms = sum(clearly_worse(measure, v) for v in verdicts)
         share = 100 * alarms / max(len(verdicts), 1)
         print(f"false alarms on {name}'s moves: {alarms} of {len(verdicts)} ({share:.1f}%)")
-    p50 = 1000 * _percentile(times, 0.5)
-    print(
-        f"verdict CPU time over {len(times)} verdicts: p50 {p50:.0f} ms, "
-        f"p90 {1000 * _percentile(times, 0.9):.0f} ms, max {1000 * max(times):.0f} ms"
-    )
+    if times:
+        p50 = 1000 * _percentile(times, 0.5)
+        print(
+            f"verdict CPU time over {len(times)} verdicts: p50 {p50:.0f} ms, "
+            f"p90 {1000 * _percentile(times, 0.9):.0f} ms, max {1000 * max(times):.0f} ms"
+        )
     decisions = random_game_decisions(args.game, args.review, args.seed + 30_000)
     verdicts = [run(p, review=True) for p in decisions]
     costly = sum(v.cost > 0.0 for v in verdicts)
