@@ -25,6 +25,7 @@ TOOLS = (
     "skyjo_hard_weights",
     "skyjo_leaf_fit",
     "skyjo_rollout_cost",
+    "coach_judge",
     "rl_rewards",
     "vector_env_speed",
     "compile_cost",

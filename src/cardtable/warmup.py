@@ -3,11 +3,11 @@
 numba compiles a kernel the first time it is called with new argument types and then
 keeps its machine code in the cache of :mod:`cardtable.fast.compiled`. This plays a
 few tiny games through every path that compiles one (the batch engines' random play,
-every compiled bot's tournament games, the reinforcement-learning vector envs and the
-cross-checks against the reference engines) with the very argument types those paths
-use, so that later processes (the test suite's workers, a benchmark, a training run)
-load everything from the cache. Each game is warmed in its own process, up to
-``jobs`` at once, as the two games share almost no kernel.
+every compiled bot's tournament games, the reinforcement-learning vector envs, the
+cross-checks against the reference engines and the coach's judge) with the very
+argument types those paths use, so that later processes (the test suite's workers, a
+benchmark, a training run) load everything from the cache. Each game is warmed in its
+own process, up to ``jobs`` at once, as the two games share almost no kernel.
 """
 
 from __future__ import annotations
@@ -105,11 +105,34 @@ def _warm_cross_checks(game_name: str) -> None:
         skipbo_check.cross_check(rules, range(1))  # type: ignore[arg-type]
 
 
+def _warm_judge(game_name: str) -> None:
+    """The coach's judge (:mod:`cardtable.sim.judge`): one verdict on a move of a seeded
+    game compiles its rollouts, re-deals and ``hard``'s values."""
+    from .bots import make_bot
+    from .bots.review import has_choice
+    from .core import Rng
+    from .games import get_game
+    from .sim.judge import judge_position
+
+    game = get_game(game_name)
+    state = game.new_state(game.rules_from_json({}), 0)
+    bot, rng = make_bot(game_name, "greedy"), Rng(0)
+    while not state.is_over:
+        seat = state.current_player
+        assert seat is not None
+        action = bot.choose(state, rng)
+        if has_choice(state, seat):
+            judge_position(state, seat, action, 0)
+            return
+        state.apply_action(action)
+
+
 #: What is warmed for a game, in order.
 _PARTS: tuple[Callable[[str], None], ...] = (
     _warm_batch_and_bots,
     _warm_vector_envs,
     _warm_cross_checks,
+    _warm_judge,
 )
 
 

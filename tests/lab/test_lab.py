@@ -223,6 +223,19 @@ def test_the_rollout_cost_covers_both_policies(capsys):
     assert re.search(r"^hard: [\d.]+ ms CPU per round", out, re.MULTILINE)
 
 
+def test_the_coach_judge_reports_every_kind_and_measure(capsys):
+    pytest.importorskip("numba")
+    out = _run(
+        capsys, "coach_judge", "skyjo", "--per-kind", "1", "--strong", "2", "--expert", "1",
+        "--review", "2", "--reference", "0",
+    )  # fmt: skip
+    for kind in ("high_over_low", "bury_low", "close_behind"):
+        assert re.search(rf"^  {kind} +1 of +1 \(100.0%\)", out, re.MULTILINE)
+    assert "false alarms on hard's moves: 0 of 2" in out
+    assert re.search(r"verdict CPU time over 6 verdicts: p50 \d+ ms, p90 \d+ ms", out)
+    assert re.search(r"review of 2 random-move decisions: \d named costly", out)
+
+
 def test_message_encoding_times_both_encoders_on_both_games(capsys):
     out = _run(
         capsys, "message_encoding", "--players", "2", "--positions", "3", "--seconds", "0.05"

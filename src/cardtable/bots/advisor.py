@@ -191,6 +191,28 @@ def distinct_moves(state: GameState[Any]) -> int:
     return len(legal)
 
 
+def same_move(state: GameState[Any], first: int, second: int) -> bool:
+    """Whether two legal actions are one move for the advisor (Skip-Bo plays of the same
+    card onto piles needing the same number; discards onto piles holding the same cards)."""
+    if first == second:
+        return True
+    if isinstance(state, SkipBoState):
+        return _skipbo_key(state, first) == _skipbo_key(state, second)
+    return False
+
+
+def reason_for(state: GameState[Any], seat: int, action: int) -> Reason:
+    """The advisor's reason for ``seat`` (to move) playing ``action`` in ``state``, from
+    what ``seat`` can see alone (pass a re-deal for the seat, never the real cards)."""
+    if isinstance(state, SkipBoState):
+        if _wins_now(state, action, seat):
+            return (_part("advice.skipbo.wins_round"),)
+        return _skipbo_reason(state, seat, action)
+    if isinstance(state, SkyjoState):
+        return _skyjo_reason(state, seat, action)
+    raise TypeError(f"no advisor for {type(state).__name__}")
+
+
 # --- Skip-Bo ------------------------------------------------------------------
 def _skipbo_key(state: SkipBoState, action: int) -> tuple[int, ...]:
     """Equal keys for moves with the same effect: the same card onto building piles

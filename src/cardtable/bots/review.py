@@ -64,6 +64,10 @@ TABLE_CONFIRM = 8
 TABLE_DECISIONS = 24
 
 
+PositionJudge = Callable[[GameState[Any], int, int, int], "ReviewedMove | None"]
+"""``judge(state, seat, action, seed)``: the verdict on one decision (None: no choice)."""
+
+
 def table_review_seed(seed: int, seat: int) -> int:
     """The random seed of a table review of ``seat`` in the game dealt from ``seed``."""
     return seed * 17 + seat
@@ -329,6 +333,7 @@ def review_game(
     max_decisions: int | None = None,
     rng: Rng | None = None,
     progress: Callable[[int, int], None] | None = None,
+    judge: PositionJudge | None = None,
 ) -> Review:
     """Review ``seat``'s decisions in the game dealt from ``seed`` and played as ``actions``.
 
@@ -337,6 +342,9 @@ def review_game(
     :func:`review_position`). ``max_decisions``: review at most
     this many decisions, evenly spread over the game. ``rng`` (default ``Rng(0)``)
     fixes the advisor's re-deals. ``progress(done, total)`` is called after each one.
+    ``judge(state, seat, action, seed)``, when given, gives each decision's verdict
+    instead of :func:`review_position` (the precise judge of :mod:`cardtable.sim.judge`,
+    which this layer may not import).
     An illegal action in ``actions`` raises the engine's error.
     """
     if iterations < 1:
@@ -350,9 +358,11 @@ def review_game(
     reviewed: list[ReviewedMove] = []
     for index, action in enumerate(actions):
         if index in chosen:
-            verdict = review_position(
-                state, seat, action, iterations, _decision_seed(base, index), confirm
-            )
+            decision_seed = _decision_seed(base, index)
+            if judge is not None:
+                verdict = judge(state, seat, action, decision_seed)
+            else:
+                verdict = review_position(state, seat, action, iterations, decision_seed, confirm)
             assert verdict is not None, "a decision index always has a choice"
             reviewed.append(verdict)
             if progress is not None:
