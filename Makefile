@@ -7,8 +7,9 @@ BIN := $(VENV)/bin
 .PHONY: run test install lint crosscheck loadclient
 
 # Two install sets into one virtual environment: `make run` installs what the table
-# runs (the server with its bots' numpy, and the terminal client the README's "Playing"
-# uses): no trainer, test tools or plotting. `make test` adds the whole development set.
+# runs (the server with its bots' numpy and the compiled engines its coach judges with,
+# and the terminal client the README's "Playing" uses): no trainer, test tools or
+# plotting. `make test` adds the whole development set.
 # Each set has its own stamp, so `make run` after `make test` installs nothing.
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)

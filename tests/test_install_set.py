@@ -21,10 +21,19 @@ import pytest
 from .live_server import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
-#: Importable in the run set: the server, its bots' numpy, the terminal client.
-RUN_SET = ("cardtable.server.app", "cardtable.online", "numpy", "textual", "uvicorn")
+#: Importable in the run set: the server, its bots' numpy, the compiled engines the
+#: coach judges with, the terminal client.
+RUN_SET = ("cardtable.server.app", "cardtable.online", "numpy", "numba", "textual", "uvicorn")
 #: The development set, which `make run` must not install.
-DEVELOPMENT_ONLY = ("torch", "pytest", "matplotlib", "numba", "playwright", "mypy", "hypothesis")
+DEVELOPMENT_ONLY = (
+    "torch",
+    "pytest",
+    "matplotlib",
+    "playwright",
+    "mypy",
+    "hypothesis",
+    "distributed",
+)
 
 
 def _pip_install(venv: Path) -> None:

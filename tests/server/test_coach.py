@@ -82,13 +82,13 @@ def test_a_clearly_worse_move_gets_the_coach_s_line_and_one_take_back(
     monkeypatch.setattr(seating, "new_seed", lambda: seed)
     monkeypatch.setattr(coach, "new_seed", lambda: JUDGE_SEED)
     judged: list[Any] = []
-    real_review_position = bot_seats.review_position
+    real_judge = bot_seats.judge_position
 
     def recording(state: Any, *args: Any) -> Any:
         judged.append(state)
-        return real_review_position(state, *args)
+        return real_judge(state, *args)
 
-    monkeypatch.setattr(bot_seats, "review_position", recording)
+    monkeypatch.setattr(bot_seats, "judge_position", recording)
     with client(tmp_path) as http:
         created = _create(http, ANN_AND_A_BOT, {"coach": True}).json()
         code = created["code"]

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from cardtable.bots.advisor import ReasonPart, render_reason
-from cardtable.bots.review import review_game
 from cardtable.core import Rng
 from cardtable.games import get_game
 from cardtable.server.rooms import bot_seats
+from cardtable.sim.judge import review_game as judged_review
 
 from .helpers import Client, client, connect, create_room, join, play_to_end, start
 
@@ -95,13 +95,13 @@ def test_a_finished_game_is_reviewed_for_the_asker_only(
     tmp_path: Any, monkeypatch: pytest.MonkeyPatch, game: str, options: dict[str, Any], measure: str
 ) -> None:
     calls: list[int] = []
-    real = bot_seats.review_game
+    real = bot_seats.judged_review
 
     def counting(*args: Any, **kwargs: Any) -> Any:
         calls.append(args[4])
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(bot_seats, "review_game", counting)
+    monkeypatch.setattr(bot_seats, "judged_review", counting)
     with client(tmp_path, **SMALL) as http, _finished_game(http, 3, game, options, 1) as done:
         ann, bobc, watcher, code = done.ann, done.bob, done.watchers[0], done.code
         room = http.app.state.table.rooms[code]  # type: ignore[attr-defined]
@@ -110,17 +110,16 @@ def test_a_finished_game_is_reviewed_for_the_asker_only(
         answer = _review(ann)
         assert answer["type"] == "review", answer
         assert answer["seat"] == 0 and answer["game_no"] == 1
-        assert answer["measure"] == measure and answer["iterations"] == 1
-        assert answer["confirm"] == 2 and answer["reviewed"] <= 6
+        assert answer["measure"] == measure and answer["reviewed"] <= 6
         assert 0 < answer["reviewed"] <= answer["decisions"]
 
-        # Exactly the library's review of the logged game, move texts in JSON too.
+        # Exactly the precise judge's review of the logged game, move texts in JSON too.
         log = http.get(f"/api/rooms/{code}/games/1").json()
         engine = get_game(game)
         actions = [m["action"] for m in log["moves"]]
-        expected = review_game(
+        expected = judged_review(
             engine, engine.rules_from_json(log["rules"]), log["seed"], actions, 0,
-            iterations=1, confirm=2, max_decisions=6, rng=Rng(log["seed"] * 17),
+            max_decisions=6, rng=Rng(log["seed"] * 17),
         ).to_json()  # fmt: skip
         moves = answer.pop("moves")
         assert {k: v for k, v in answer.items() if k not in ("type", "game_no")} == {
@@ -167,7 +166,7 @@ def test_one_review_at_a_time_and_a_failure_is_a_refusal(
 ) -> None:
     release = threading.Event()
     entered = threading.Event()
-    real = bot_seats.review_game
+    real = bot_seats.judged_review
 
     def slow(*args: Any, **kwargs: Any) -> Any:
         entered.set()
@@ -176,7 +175,7 @@ def test_one_review_at_a_time_and_a_failure_is_a_refusal(
             raise RuntimeError("no review today")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(bot_seats, "review_game", slow)
+    monkeypatch.setattr(bot_seats, "judged_review", slow)
     with client(tmp_path, **SMALL) as http, _finished_game(http, 5) as done:
         ann, bobc = done.ann, done.bob
         ann.send({"type": "review", "token": ann.token})
@@ -205,14 +204,14 @@ def test_no_review_after_a_rematch(tmp_path: Any) -> None:
 def test_bots_never_wait_behind_a_review(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     release = threading.Event()
     entered = threading.Event()
-    real = bot_seats.review_game
+    real = bot_seats.judged_review
 
     def held(*args: Any, **kwargs: Any) -> Any:
         entered.set()
         assert release.wait(30), "the test never released the review"
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(bot_seats, "review_game", held)
+    monkeypatch.setattr(bot_seats, "judged_review", held)
     with client(tmp_path, bot_workers=1, **SMALL) as http, _finished_game(http, 3) as done:
         done.ann.send({"type": "review", "token": done.ann.token})
         assert entered.wait(20)

@@ -22,12 +22,12 @@ from ..bots.coaching import (
     REVEALED,
     USED,
     clearly_worse,
-    judge,
     reveals_hidden,
     verdict_fields,
 )
 from ..bots.review import has_choice
 from ..core import JSON, Event, GameState
+from ..sim.judge import coach_judge as judge
 
 _MASK = (1 << 63) - 1
 

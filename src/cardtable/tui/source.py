@@ -17,15 +17,9 @@ from typing import Any, ClassVar
 from ..bots import Bot, make_bot
 from ..bots.advisor import advise
 from ..bots.montecarlo import Budget
-from ..bots.review import (
-    TABLE_CONFIRM,
-    TABLE_DECISIONS,
-    TABLE_ITERATIONS,
-    review_game,
-    review_message,
-    table_review_seed,
-)
+from ..bots.review import TABLE_DECISIONS, review_message, table_review_seed
 from ..core import JSON, Game, GameState, IllegalMoveError, Refusal, Rng, RulesBase
+from ..sim.judge import review_game
 from .local_coach import LocalCoach
 
 
@@ -325,9 +319,9 @@ class LocalGame(GameSource):
     reviews_here = True
 
     def review_here(self, progress: Progress | None = None) -> JSON:
-        """The review of our seat with a table's budget (``TABLE_*`` in
-        :mod:`cardtable.bots.review`): a few seconds for a long game, and the same review
-        as a server with its default settings would give for the same game."""
+        """The review of our seat by the precise judge (:mod:`cardtable.sim.judge`) over
+        a table's decisions (``TABLE_DECISIONS``): the same review as a server would give
+        for the same game."""
         state = self.state
         if not state.is_over:
             raise RefusedError("not_finished", "a review is offered once the game is over")
@@ -337,8 +331,6 @@ class LocalGame(GameSource):
             state.seed,
             state.history[:],
             self.seat,
-            iterations=TABLE_ITERATIONS,
-            confirm=TABLE_CONFIRM,
             max_decisions=TABLE_DECISIONS,
             rng=Rng(table_review_seed(state.seed, self.seat)),
             progress=progress,

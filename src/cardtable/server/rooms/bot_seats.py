@@ -26,9 +26,11 @@ from typing import Any
 from ...bots import Bot, bot_names, make_bot
 from ...bots.advisor import Advice, advise
 from ...bots.montecarlo import Budget
-from ...bots.review import Review, ReviewedMove, review_game, review_position
+from ...bots.review import Review, ReviewedMove
 from ...core import Game, GameState, Rng, RulesBase
 from ...games import get_game
+from ...sim.judge import judge_position
+from ...sim.judge import review_game as judged_review
 from ..ops.workers import WorkerLostError, WorkerPool, WorkerTimeoutError
 
 log = logging.getLogger("cardtable.server")
@@ -70,7 +72,11 @@ def advise_job(state: GameState[Any], seat: int, milliseconds: float, seed: int)
 def judge_job(
     state: GameState[Any], seat: int, action: int, iterations: int, confirm: int, seed: int
 ) -> ReviewedMove | None:
-    return review_position(state, seat, action, iterations, seed, confirm)
+    """The coach's verdict on one move: the precise judge of :mod:`cardtable.sim.judge`
+    (compiled rollouts on common re-deals; the advisor's judge where numba is missing,
+    with ``iterations`` and ``confirm``)."""
+    del iterations, confirm  # the precise judge sets its own budget (docs/bots.md)
+    return judge_position(state, seat, action, seed)
 
 
 def review_job(
@@ -84,16 +90,9 @@ def review_job(
     max_decisions: int,
     rng_seed: int,
 ) -> Review:
-    return review_game(
-        get_game(game),
-        rules,
-        seed,
-        actions,
-        seat,
-        iterations=iterations,
-        confirm=confirm,
-        max_decisions=max_decisions,
-        rng=Rng(rng_seed),
+    del iterations, confirm  # the precise judge sets its own budget (docs/bots.md)
+    return judged_review(
+        get_game(game), rules, seed, actions, seat, max_decisions=max_decisions, rng=Rng(rng_seed)
     )
 
 
@@ -210,7 +209,7 @@ class BotPool:
         seed: int,
     ) -> ReviewedMove | None:
         """The review's verdict on ``seat`` playing ``action`` in ``state`` (see
-        :func:`cardtable.bots.review.review_position`), for the practice coach, in a bot
+        :func:`cardtable.sim.judge.judge_position`), for the practice coach, in a bot
         worker. ``state`` must be a determinization for ``seat``, as for :meth:`advise`."""
         verdict: ReviewedMove | None = await self.workers.run(
             judge_job, state, seat, action, iterations, confirm, seed, timeout=self.move_timeout
