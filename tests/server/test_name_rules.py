@@ -44,3 +44,74 @@ def test_invisible_characters_are_refused_for_accounts_and_guests(tmp_path, name
     with browser(tmp_path) as http:
         for answer in try_every_way(http, name):
             assert "invisible" in refused(answer)["reason"]
+
+
+# --- finding 11: the table's own labels are nobody's name ------------------------------
+#: The labels as the clients show them, and their look-alikes (U+A78F and U+1427 look
+#: like the middle dot; a zero like an O; punctuation and spacing changed).
+IMPERSONATIONS = [
+    "Former player",
+    "FORMER PLAYER",
+    "Forrner player",
+    "Former_player",
+    "Ancien joueur",
+    "Ehemaliger Spieler",
+    "Ex giocatore",
+    "Bot \ua78f hard",
+    "B0t \ua78f medium",
+    "Bot.hard",
+    "Bot - Experte",
+    "Robot \ua78f moyen",
+    "bot greedy",
+    "Robot hard",
+]
+
+
+@pytest.mark.parametrize("name", IMPERSONATIONS)
+def test_bot_and_former_player_labels_and_look_alikes_are_refused(tmp_path, name):
+    with browser(tmp_path) as http:
+        answers = try_every_way(http, name)
+    for answer in answers:
+        assert "may not look like" in refused(answer)["reason"]
+
+
+def test_a_name_that_only_begins_like_a_label_is_taken(tmp_path):
+    with browser(tmp_path) as http:
+        code = create_room(http, "skyjo", {"players": 3})["code"]
+        for name in ("Bot principiante", "Botanist", "Former"):
+            assert http.post(f"/api/rooms/{code}/join", json={"name": name}).status_code == 200
+            http.cookies.clear()
+            assert (
+                http.post(
+                    "/api/account/register", json={"name": name, "password": SECRET}
+                ).status_code
+                == 201
+            )
+
+
+def test_guest_names_get_the_mixed_script_check(tmp_path):
+    with browser(tmp_path) as http:
+        answers = try_every_way(http, "Bot \u1427 hard")  # Canadian syllabics among Latin
+        for answer in answers:
+            assert "one script" in refused(answer)["reason"]
+        assert refused(answers[0])["scripts"] == ["CANADIAN_ABORIGINAL", "LATIN"]
+        # A guest may still write in any one script, or mix them as people do.
+        code = create_room(http, "skyjo", {"players": 3})["code"]
+        for name in ("Анна", "山田たろう"):
+            assert http.post(f"/api/rooms/{code}/join", json={"name": name}).status_code == 200
+
+
+def test_every_label_the_clients_give_a_bot_is_reserved():
+    from cardtable.i18n import LANGUAGES, catalog, read_catalog
+    from cardtable.server.name_skeletons import reserved_label
+    from cardtable.server.players.accounts import NEUTRAL_NAME
+
+    assert reserved_label(NEUTRAL_NAME) == "Former player"
+    for lang in LANGUAGES:
+        for key, text in read_catalog(lang, f"web/{lang}.json").items():
+            if key.startswith("web.bot."):
+                assert reserved_label(text) is not None
+                bot = key.removeprefix("web.bot.")
+                shown = catalog(lang)["lobby.seat_bot"].format(bot=bot)
+                assert reserved_label(shown) is not None
+    assert reserved_label("Bob") is None and reserved_label("Botanist") is None
