@@ -11,6 +11,10 @@ import unicodedata
 
 MIN_NAME = 1
 MAX_NAME = 24
+#: The most characters a name may hold in its compatibility form (:func:`name_key`, the
+#: ``users.name_key`` column): a letter such as U+FDFA stands for 18 in NFKC, so a name
+#: of 24 characters could need 432.
+MAX_KEY = 96
 _ALLOWED_PUNCTUATION = frozenset(" -_.")
 #: Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt, Unicode 15):
 #: characters that render as nothing, as first and last code point of each range. Most
@@ -52,7 +56,8 @@ def clean_name(raw: str) -> str:
 
     Names hold :data:`MIN_NAME` to :data:`MAX_NAME` (1 to 24) letters, digits, spaces
     and ``-_.``; no markup, quotes or control characters can pass, so a name is safe as
-    text everywhere. No invisible character either (:func:`invisible`: the Hangul
+    text everywhere. Its :func:`name_key` holds at most :data:`MAX_KEY` characters. No
+    invisible character either (:func:`invisible`: the Hangul
     fillers are letters that show nothing), so every name shows every character it
     holds and no name renders blank or as another one with something unseen added.
     """
@@ -71,6 +76,11 @@ def clean_name(raw: str) -> str:
             raise DisplayNameError(
                 f"a name may hold letters, digits, spaces and - _ . only (not U+{ord(char):04X})"
             )
+    if len(name_key(name)) > MAX_KEY:
+        raise DisplayNameError(
+            f"a name has {MIN_NAME} to {MAX_NAME} characters, and at most {MAX_KEY} once"
+            " its letters are spelled out (NFKC: U+FDFA is 18)"
+        )
     return name
 
 

@@ -115,3 +115,34 @@ def test_every_label_the_clients_give_a_bot_is_reserved():
                 shown = catalog(lang)["lobby.seat_bot"].format(bot=bot)
                 assert reserved_label(shown) is not None
     assert reserved_label("Bob") is None and reserved_label("Botanist") is None
+
+
+# --- finding 15: a name's key fits its column, on both databases ------------------------
+LIGATURE = "\ufdfa"  # one letter, 18 in NFKC
+
+
+def test_the_bound_is_the_column_s():
+    from cardtable.display_names import MAX_KEY, name_key
+    from cardtable.server.storage.tables import NAME_KEY_LENGTH, users
+
+    assert MAX_KEY == NAME_KEY_LENGTH == users.c.name_key.type.length
+    assert len(name_key(LIGATURE * 6)) > MAX_KEY >= len(name_key(LIGATURE * 5))
+
+
+def test_a_name_whose_key_outgrows_the_column_is_a_bad_name(tmp_path, database):
+    with browser(tmp_path, database) as http:
+        for name in (LIGATURE * 6, LIGATURE * 5 + "1234567"):  # 108 and 97
+            answer = http.post("/api/account/register", json={"name": name, "password": SECRET})
+            body = refused(answer)
+            assert body["field"] == "name" and "at most 96" in body["reason"]
+            assert http.post(
+                "/api/account/signin", json={"name": name, "password": SECRET}
+            ).status_code in (400, 401)
+            assert http.get(f"/api/players/{name}").status_code in (400, 404)
+            code = create_room(http, "skyjo", {"players": 2})["code"]
+            refused(http.post(f"/api/rooms/{code}/join", json={"name": name}))
+            assert whoami(http) == {"signed_in": False}
+        # Five of them (90 in NFKC) is a name, on either database.
+        answer = http.post("/api/account/register", json={"name": LIGATURE * 5, "password": SECRET})
+        assert answer.status_code == 201, answer.text
+        assert http.get(f"/api/players/{LIGATURE * 5}").status_code == 200
