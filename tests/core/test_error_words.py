@@ -18,7 +18,8 @@ from cardtable.i18n import LANGUAGES, catalog, placeholders, translate
 
 SERVER = Path(__file__).parents[2] / "src" / "cardtable" / "server"
 CODE = re.compile(
-    r'(?:ApiError|RoomError|ProtocolError|_error|error_message|too_many)\(\s*"([a-z_]+)"'
+    r"(?:ApiError|RoomError|ProtocolError|_error|error_message|too_many|_guard_error)"
+    r'\(\s*"([a-z_]+)"'
 )
 
 
@@ -31,7 +32,9 @@ def server_error_codes() -> set[str]:
 def test_the_server_s_error_codes_are_found():
     codes = server_error_codes()
     assert {"not_your_turn", "stale_version", "bad_move", "bad_options", "no_room"} <= codes
-    assert len(codes) > 25
+    # In every folder of the server (one folder per concept), refused before a route too.
+    assert {"second_seat", "too_many_sockets", "no_step", "bad_host"} <= codes
+    assert len(codes) > 50
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

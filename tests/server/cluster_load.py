@@ -87,9 +87,11 @@ def main() -> None:
     proxy = None
     try:
         # `cardtable serve`'s own defaults (Node's test settings put back), but for the
-        # rooms one address may hold: every load-test room comes from 127.0.0.1.
+        # rooms and sockets one address may hold: every load-test room comes from 127.0.0.1.
+        socket_cap = str(args.rooms * args.seats + args.bot_rooms + 256)
         extra = [
             "--rooms-per-client", str(args.rooms + args.bot_rooms + 100),
+            "--sockets-per-address", socket_cap, "--max-sockets", socket_cap,
             "--bot-pause", "0.6", "--grace", "60", "--message-rate", "10", "--message-burst", "40",
         ]  # fmt: skip
         nodes = [

@@ -391,3 +391,87 @@ def test_skyjo_ranks_every_seat_by_its_score():
     assert after["user:3"][0] > after["user:1"][0] > after["user:2"][0]
     tied = rate("skyjo", players, {"winners": [2], "scores": [60, 60, 12]}, before)
     assert tied["user:1"] == tied["user:2"]
+
+
+# --- one player in several seats (issue 47, finding 4) --------------------------------
+MEDIUMS_AND_ANN = ("user:1", "bot:medium", "bot:medium", "bot:medium")
+
+
+def _before(ladder: str, players: tuple[str, ...]) -> dict[str, tuple[float, float]]:
+    return {player: seed(ladder, player) for player in players}
+
+
+@pytest.mark.parametrize("bots", [2, 3])
+def test_several_seats_of_one_level_do_not_depend_on_the_seat_order(bots):
+    players = MEDIUMS_AND_ANN[: bots + 1]
+    before = _before("skyjo", players)
+    # Ann wins; one medium seat is second, the others last: in every seat order.
+    finishes = []
+    for second in range(1, bots + 1):
+        scores = [10] + [90] * bots
+        scores[second] = 20
+        finishes.append(rate("skyjo", players, {"winners": [0], "scores": scores}, before))
+    assert all(after == pytest.approx(finishes[0]) for after in finishes[1:])
+
+
+def test_every_seat_of_a_level_counts():
+    # The same game with the two medium seats as two players of medium's rating: the
+    # level moves by the sum of their changes and learns from both.
+    before = _before("skyjo", ("user:1", "bot:medium"))
+    result = {"winners": [0], "scores": [10, 20, 90]}
+    together = rate("skyjo", ("user:1", "bot:medium", "bot:medium"), result, before)
+    apart = rate(
+        "skyjo",
+        ("user:1", "bot:medium", "bot:twin"),
+        result,
+        {**before, "bot:twin": before["bot:medium"]},
+    )
+    mu = before["bot:medium"][0]
+    assert together["bot:medium"][0] == pytest.approx(
+        mu + (apart["bot:medium"][0] - mu) + (apart["bot:twin"][0] - mu)
+    )
+    assert together["bot:medium"][1] < min(apart["bot:medium"][1], apart["bot:twin"][1])
+    assert together["user:1"] == pytest.approx(apart["user:1"])
+
+
+def test_seats_of_one_level_that_win_and_lose_cancel_out_in_part():
+    players = ("bot:medium", "user:1", "bot:medium")
+    before = _before("skipbo", players)
+    first = rate("skipbo", players, {"winners": [0]}, before)
+    last = rate("skipbo", players, {"winners": [2]}, before)
+    assert first == pytest.approx(last)
+    # One medium seat won, one lost with Ann: a smaller move than a lone medium's win.
+    lone = rate("skipbo", players[:2], {"winners": [0]}, _before("skipbo", players[:2]))
+    assert before["bot:medium"][0] < first["bot:medium"][0] < lone["bot:medium"][0]
+
+
+def test_skipbo_with_three_mediums_sums_three_losses():
+    players = MEDIUMS_AND_ANN
+    before = _before("skipbo", players)
+    after = rate("skipbo", players, {"winners": [0]}, before)
+    one = rate("skipbo", players[:2], {"winners": [0]}, _before("skipbo", players[:2]))
+    assert after["bot:medium"][0] < one["bot:medium"][0] < before["bot:medium"][0]
+
+
+def test_a_stored_game_with_two_seats_of_one_level_is_rated_the_same_in_either_order(
+    tmp_path, database
+):
+    async def check(storage: Storage) -> None:
+        results = []
+        for code, winner in (("GGGGGG", 1), ("HHHHHH", 2)):
+            if results:  # start again from the seeds: a fresh ladder each time
+                async with storage._engine().begin() as connection:
+                    await connection.execute(ratings.delete())
+            seats = [HUMAN, bot("greedy"), bot("greedy")]
+            scores = [50, 50, 50]
+            scores[winner] = 5
+            won = {"winners": [winner], "scores": scores, "blocked": False}
+            await _finished_game(storage, code, seats=seats, claims={0: 7}, result=won)
+            judged = await storage.rate_game(code, 1, 10.0)
+            assert judged is not None and judged.players.count("bot:medium") == 2
+            (medium,) = await storage.ladder_rows("skyjo", ["bot:medium"])
+            results.append((medium.mu, medium.sigma, medium.games, medium.wins))
+        assert results[0] == pytest.approx(results[1])
+        assert results[0][2:] == (1, 1)
+
+    with_storage(tmp_path, database, check)

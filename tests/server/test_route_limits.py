@@ -43,10 +43,10 @@ LIMITED: dict[str, list[Hammer]] = {
         Hammer("POST", "/api/rooms/ZZZZZZ/join", "too_many_lookups", 4, {"name": "Eve"})
     ],
     "/api/rooms/{code}/games": [Hammer("GET", "/api/rooms/ZZZZZZ/games", "too_many_lookups", 4)],
-    "/api/rooms/{code}/games/{n:int}": [
+    "/api/rooms/{code}/games/{n}": [
         Hammer("GET", "/api/rooms/ZZZZZZ/games/1", "too_many_lookups", 4)
     ],
-    "/api/rooms/{code}/games/{n:int}/steps/{k:int}": [
+    "/api/rooms/{code}/games/{n}/steps/{k}": [
         Hammer("GET", "/api/rooms/ZZZZZZ/games/1/steps/0", "too_many_lookups", 4)
     ],
     "/ws/{code}": [Hammer("WS", "/ws/ZZZZZZ", "too_many_lookups", 4)],

@@ -58,9 +58,12 @@ def spawned_server(rooms: int, extra: list[str] | None = None) -> Iterator[tuple
     """
     folder = Path(tempfile.mkdtemp(prefix="cardtable-loadtest-"))
     port = free_port()
+    # Every load-test socket comes from 127.0.0.1: up to 8 seats a room, and spectators.
+    sockets = str(8 * rooms + 100)
     command = [
         sys.executable, "-m", "cardtable.cli", "serve", "--port", str(port),
-        "--data", str(folder), "--rooms-per-client", str(rooms + 10), *(extra or []),
+        "--data", str(folder), "--rooms-per-client", str(rooms + 10),
+        "--sockets-per-address", sockets, "--max-sockets", sockets, *(extra or []),
     ]  # fmt: skip
     log = (folder / "server.log").open("wb")
     process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)

@@ -75,7 +75,7 @@ def create_app(config: ServerConfig | None = None, *, front: Sequence[BaseRoute]
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        middleware=[Middleware(RequestGuard, config=config)],
+        middleware=[Middleware(RequestGuard, config=config, routes=routes)],
         # Every route raises its refusals; they are answered here, the same way.
         exception_handlers={ApiError: refused},
     )

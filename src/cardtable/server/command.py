@@ -198,6 +198,29 @@ def add_serve_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
         "on all the nodes together in 15 minutes; then every node answers it 429 (35)",
     )
     serve.add_argument(
+        "--sockets-per-address",
+        type=positive_int,
+        default=100,
+        metavar="N",
+        help="open WebSockets one client address may hold on this node; one more is "
+        "closed with 4029 too_many_sockets (100)",
+    )
+    serve.add_argument(
+        "--max-sockets",
+        type=positive_int,
+        default=5000,
+        metavar="N",
+        help="open WebSockets on this node, under its open-file limit (ulimit -n); one "
+        "more is closed with 1013 server_full (5000)",
+    )
+    serve.add_argument(
+        "--hello-seconds",
+        type=positive_float,
+        default=5.0,
+        metavar="S",
+        help="seconds a new WebSocket has to send hello, else it is closed with 1008 (5)",
+    )
+    serve.add_argument(
         "--message-rate",
         type=positive_float,
         default=10.0,
@@ -274,6 +297,9 @@ def serve_config(args: argparse.Namespace) -> ServerConfig:
         lookup_cluster_misses=args.lookup_cluster_misses,
         rate_per_second=args.message_rate,
         rate_burst=args.message_burst,
+        sockets_per_address=args.sockets_per_address,
+        max_sockets=args.max_sockets,
+        hello_timeout=args.hello_seconds,
     )
 
 

@@ -26,6 +26,7 @@ STATUS: Mapping[str, int] = {
     "no_step": 404,
     "no_ladder": 404,
     "no_player": 404,
+    "method_not_allowed": 405,
     "second_seat": 409,
     "name_taken": 409,
     "payload_too_large": 413,

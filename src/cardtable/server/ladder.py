@@ -239,15 +239,36 @@ def rate(
     result: Mapping[str, Any],
     before: Mapping[str, tuple[float, float]],
 ) -> dict[str, tuple[float, float]]:
-    """Each player's (mu, sigma) after the game, from ``before`` (every player's)."""
+    """Each player's (mu, sigma) after the game, from ``before`` (every player's).
+
+    A player in several seats (two ``medium`` bots at one table) is rated once per seat,
+    each seat from the same rating before the game, and the seats' updates are combined
+    (docs/players.md#ratings): mu moves by the sum of the seats' changes, and the
+    variance shrinks by the product of the seats' shrink factors, so the result does
+    not depend on the seat order and a seat's update is never lost."""
     sides = _sides(ladder, len(players))
     teams = [
         [MODEL.rating(*before[players[seat]], name=players[seat]) for seat in side]
         for side in sides
     ]
     rated = MODEL.rate(teams, ranks=_ranks(ladder, sides, result))
-    after: dict[str, tuple[float, float]] = {}
+    seats: dict[str, list[tuple[float, float]]] = {}
     for team in rated:
         for rating in team:
-            after[str(rating.name)] = (float(rating.mu), float(rating.sigma))
-    return after
+            seats.setdefault(str(rating.name), []).append((float(rating.mu), float(rating.sigma)))
+    return {player: _combined(before[player], updates) for player, updates in seats.items()}
+
+
+def _combined(
+    before: tuple[float, float], updates: Sequence[tuple[float, float]]
+) -> tuple[float, float]:
+    """One player's rating after the per-seat updates ``updates`` of one game."""
+    if len(updates) == 1:
+        return updates[0]
+    mu, sigma = before
+    # The model widens sigma by tau before each update; every seat started from that.
+    prior = sigma * sigma + TAU * TAU
+    variance = prior
+    for _, seat_sigma in updates:
+        variance *= seat_sigma * seat_sigma / prior
+    return mu + sum(seat_mu - mu for seat_mu, _ in updates), math.sqrt(variance)

@@ -29,7 +29,7 @@ from starlette.routing import BaseRoute, Route
 from ..core import JSON
 from ..lessons import IllegalStepMoveError, LessonError, Step, lesson_of, run_step, text_keys
 from .edges.bodies import StrictModel, read_body
-from .edges.http import client_address
+from .edges.http import ascii_number, client_address
 from .errors import ApiError, refusal_fields, too_many
 from .ops.limits import AddressBuckets
 
@@ -87,17 +87,17 @@ class LessonsApi:
         self._limit(request)
         try:
             lesson = lesson_of(request.path_params["game"])
-            raw = request.path_params["number"]
-            if not (raw.isdigit() and len(raw) <= 3):
+            number = ascii_number(request.path_params["number"], 999)
+            if number is None:
                 raise LessonError("step", f"step is a number from 0 to {len(lesson.steps) - 1}")
             body = await read_body(request, StepRequest, MAX_BODY)
-            run = run_step(lesson, int(raw), body.moves)
+            run = run_step(lesson, number, body.moves)
         except LessonError as error:
             raise _lesson_refused(error) from None
         except IllegalStepMoveError as error:
             fields = refusal_fields(error, error.move) | {"made": error.made}
             raise ApiError("illegal_move", error.reason, fields) from None
-        step = lesson.steps[int(raw)]
+        step = lesson.steps[number]
         keys = text_keys(lesson.game, step)
         refused = (
             None if run.refused is None else {"action": run.refused, "reason_key": keys["wrong"]}
@@ -105,7 +105,7 @@ class LessonsApi:
         return JSONResponse(
             {
                 "game": lesson.game,
-                "step": int(raw),
+                "step": number,
                 "steps": len(lesson.steps),
                 "seat": step.learner,
                 "view": run.state.view(step.learner),

@@ -16,6 +16,13 @@ the case alone makes no other name is ``name_key``'s rule.
 A name mixes scripts only as people write them (TR39's "highly restrictive" level):
 one script besides the common characters (digits, spaces, ``-_.``), or Latin with
 Han and Japanese kana, with Han and Bopomofo, or with Han and Hangul.
+
+No name may look like what the clients call a seat that no person holds: a bot's label
+(``Bot · hard``, ``robot greedy``: the ``web.bot.*`` words of the web page and the
+terminal's ``lobby.seat_bot``, in every language) or a deleted account's
+(``Former player`` and its translations). Its look-alikes are refused too: the same
+skeleton once spaces and punctuation are left out (``Bot ꞏ hard`` with U+A78F,
+``B0t.hard``). :func:`checked_name` applies every rule to an account's or a guest's name.
 """
 
 from __future__ import annotations
@@ -26,6 +33,9 @@ import unicodedata
 
 from confusable_homoglyphs import categories, utils
 
+from ..display_names import DisplayNameError, clean_name
+from ..i18n import LANGUAGES, catalog, read_catalog
+
 #: Scripts any name may hold besides one other (digits, punctuation, combining marks).
 NEUTRAL = frozenset({"COMMON", "INHERITED"})
 #: The sets of scripts a name may mix (TR39 "highly restrictive").
@@ -34,6 +44,14 @@ MIXES = (
     frozenset({"LATIN", "HAN", "BOPOMOFO"}),
     frozenset({"LATIN", "HAN", "HANGUL"}),
 )
+#: What a deleted account's seats are called (docs/players.md#accounts), in every
+#: language the clients speak: no one may take these names or their look-alikes.
+FORMER_PLAYER = {
+    "en": "Former player",
+    "fr": "Ancien joueur",
+    "de": "Ehemaliger Spieler",
+    "it": "Ex giocatore",
+}
 #: The data marks right-to-left characters with LEFT-TO-RIGHT MARKs around them.
 _MARK = "\u200e"
 
@@ -88,3 +106,58 @@ def mixed_scripts(name: str) -> frozenset[str] | None:
     if len(found) <= 1 or any(found <= mix for mix in MIXES):
         return None
     return found
+
+
+class MixedScriptsError(DisplayNameError):
+    """A name mixing scripts as people do not write them; ``scripts`` are those."""
+
+    def __init__(self, scripts: frozenset[str]) -> None:
+        shown = ", ".join(sorted(script.title() for script in scripts))
+        super().__init__(f"a name is written in one script, not a mix of {shown}")
+        self.scripts = scripts
+
+
+@functools.cache
+def reserved_labels() -> frozenset[str]:
+    """The labels the clients give seats no person holds, in every language: each bot's
+    on the web page (``web.bot.*``) and in the terminal (``lobby.seat_bot``), and a
+    deleted account's."""
+    labels = set(FORMER_PLAYER.values())
+    for lang in LANGUAGES:
+        terminal = catalog(lang)["lobby.seat_bot"]
+        for key, text in read_catalog(lang, f"web/{lang}.json").items():
+            if key.startswith("web.bot."):
+                labels.add(text)
+                labels.add(terminal.format(bot=key.removeprefix("web.bot.")))
+    return frozenset(labels)
+
+
+def _loose(name: str) -> str:
+    """The skeleton of ``name`` with only its letters and digits: ``Bot · hard``,
+    ``Bot.hard`` and ``B0t ꞏ hard`` are one."""
+    return "".join(char for char in skeleton(name) if unicodedata.category(char)[0] in "LN")
+
+
+@functools.cache
+def _reserved() -> dict[str, str]:
+    return {_loose(label): label for label in sorted(reserved_labels())}
+
+
+def reserved_label(name: str) -> str | None:
+    """The bot's or former player's label ``name`` looks like, else None."""
+    return _reserved().get(_loose(name))
+
+
+def checked_name(raw: str) -> str:
+    """``raw`` as a name an account or a guest may take: a display name
+    (:func:`~cardtable.display_names.clean_name`) in one script as people write them
+    (:class:`MixedScriptsError` otherwise), that looks like no reserved label
+    (:class:`~cardtable.display_names.DisplayNameError` naming the label)."""
+    name = clean_name(raw)
+    mixed = mixed_scripts(name)
+    if mixed is not None:
+        raise MixedScriptsError(mixed)
+    label = reserved_label(name)
+    if label is not None:
+        raise DisplayNameError(f"a name may not look like {label!r}, the table's own label")
+    return name

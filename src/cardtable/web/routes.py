@@ -153,6 +153,11 @@ async def games(request: Request) -> Response:
     return JSONResponse(all_games())
 
 
+#: The methods the page, its catalogs and its options take (HEAD comes with GET): any
+#: other is 405 with ``Allow``, not the page.
+GET = ["GET"]
+
+
 def web_routes(version: str = ASSET_VERSION) -> list[BaseRoute]:
     """The page, its static files, the catalogs, the options endpoint and the installable
     app's manifest, service worker and offline page. ``version`` names the assets (the
@@ -163,14 +168,18 @@ def web_routes(version: str = ASSET_VERSION) -> list[BaseRoute]:
     # The worker is asked again at every visit (no-cache): a new one means a new version.
     worker = text_route(render_worker(version), "text/javascript", NO_CACHE)
     return [
-        Route("/", the_page),
-        Route("/r/{code}", the_page),
-        Route("/r/{code}/watch", the_page),
-        Route("/manifest.webmanifest", text_route(manifest, "application/manifest+json", NO_CACHE)),
-        Route("/sw.js", worker),
-        Route("/offline", text_route(render_offline(version), "text/html", NO_CACHE)),
-        Route("/i18n/{lang}.json", delivered(request_response(catalog))),
-        Route("/api/web/games", delivered(request_response(games), REVALIDATE)),
+        Route("/", the_page, methods=GET),
+        Route("/r/{code}", the_page, methods=GET),
+        Route("/r/{code}/watch", the_page, methods=GET),
+        Route(
+            "/manifest.webmanifest",
+            text_route(manifest, "application/manifest+json", NO_CACHE),
+            methods=GET,
+        ),
+        Route("/sw.js", worker, methods=GET),
+        Route("/offline", text_route(render_offline(version), "text/html", NO_CACHE), methods=GET),
+        Route("/i18n/{lang}.json", delivered(request_response(catalog)), methods=GET),
+        Route("/api/web/games", delivered(request_response(games), REVALIDATE), methods=GET),
         Mount(assets_prefix(version).rstrip("/"), delivered(files, IMMUTABLE), name="assets"),
         Mount("/static", delivered(files, REVALIDATE), name="static"),
     ]

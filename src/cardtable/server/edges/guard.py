@@ -8,6 +8,9 @@ answer (docs/players.md, "Security model"):
   address is always answered: rebinding needs a name. ``/health`` and ``/metrics``
   answer to any name (monitors reach nodes by whatever name they have; they change
   nothing and tell nothing about a player).
+- **Methods.** A method no route of the path takes (``PUT /api/rooms``, ``TRACE /``)
+  is answered 405 ``method_not_allowed`` with ``Allow`` naming those it takes, before
+  any other check of the body.
 - **State changes** (every method but GET, HEAD and OPTIONS) must send a JSON body
   (``Content-Type: application/json``, else 415 ``bad_content_type``): a foreign page
   can send a "simple" cross-site POST (``text/plain``, a form) without asking, never a
@@ -27,10 +30,11 @@ from __future__ import annotations
 
 import ipaddress
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers, MutableHeaders
+from starlette.routing import BaseRoute, Match, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..errors import ApiError
@@ -91,6 +95,19 @@ def own_origin(origin: str | None, host: str | None) -> bool:
     return origin is not None and origin_allowed(origin, host, ()) and origin != "null"
 
 
+def allowed_methods(scope: Scope, routes: Sequence[BaseRoute]) -> list[str] | None:
+    """The methods the routes of this request's path take when none takes its method
+    (answer 405 with them), else None (a route takes it, or no route has the path)."""
+    allowed: set[str] = set()
+    for route in routes:
+        match, _ = route.matches(scope)
+        if match == Match.FULL:
+            return None
+        if match == Match.PARTIAL and isinstance(route, Route):
+            allowed |= route.methods or set()
+    return sorted(allowed) if allowed else None
+
+
 def _guard_error(code: str, reason: str) -> tuple[int, bytes]:
     """A refusal before any route (so before the app's exception handler): its status
     and JSON body, as :func:`~cardtable.server.edges.http.answer` gives them."""
@@ -132,15 +149,25 @@ def _has_session_cookie(headers: Headers) -> bool:
 class RequestGuard:
     """ASGI middleware: :func:`refusal` before the route, :data:`API_HEADERS` after."""
 
-    def __init__(self, app: ASGIApp, config: ServerConfig) -> None:
+    def __init__(
+        self, app: ASGIApp, config: ServerConfig, routes: Sequence[BaseRoute] = ()
+    ) -> None:
         self.app = app
         self.config = config
+        #: The app's routes, to answer a method none of them takes (405).
+        self.routes = routes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
         refused = refusal(scope, self.config)
+        methods = None if scope["type"] != "http" else allowed_methods(scope, self.routes)
+        if methods is not None and (refused is None or refused[0] != 400):
+            shown = ", ".join(methods)
+            status, body = _guard_error("method_not_allowed", f"this path takes {shown} only")
+            await _send_json(send, status, body, {"Allow": shown})
+            return
         if refused is not None:
             if scope["type"] == "websocket":
                 await send({"type": "websocket.close", "code": 1008, "reason": ""})
@@ -163,11 +190,14 @@ class RequestGuard:
         await self.app(scope, receive, with_headers)
 
 
-async def _send_json(send: Send, status: int, body: bytes) -> None:
+async def _send_json(
+    send: Send, status: int, body: bytes, extra: dict[str, str] | None = None
+) -> None:
     headers = [
         (b"content-type", b"application/json"),
         (b"content-length", str(len(body)).encode()),
         *((name.lower().encode(), value.encode()) for name, value in API_HEADERS.items()),
+        *((name.lower().encode(), value.encode()) for name, value in (extra or {}).items()),
     ]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

@@ -39,12 +39,26 @@ def client_address(request: Request | WebSocket) -> str:
     return host[:CLIENT_LENGTH]
 
 
-def query_limit(raw: str | None, default: int, maximum: int) -> int | None:
-    """A ``?limit=`` query parameter: ``default`` when absent, None (refuse it) unless a
-    whole number from 1 to ``maximum``."""
-    if raw is None:
-        return default
-    if not raw.isdigit() or len(raw) > 4:
+#: The largest whole number a path or query parameter may hold: a database INTEGER's
+#: (32 bits on PostgreSQL; a larger one overflows SQLite's 64 bits or PostgreSQL's 32).
+MAX_NUMBER = 2**31 - 1
+
+
+def ascii_number(raw: str | None, maximum: int = MAX_NUMBER) -> int | None:
+    """``raw`` as a whole number from 0 to ``maximum`` written in ASCII digits, else None.
+
+    ``str.isdigit`` alone takes other digits (``'²'.isdigit()``, Arabic-Indic digits)
+    that ``int`` refuses or reads in another script: only ``0``-``9`` are digits here."""
+    if raw is None or not (raw.isascii() and raw.isdigit()) or len(raw) > len(str(maximum)):
         return None
     value = int(raw)
-    return value if 1 <= value <= maximum else None
+    return value if value <= maximum else None
+
+
+def query_limit(raw: str | None, default: int, maximum: int) -> int | None:
+    """A ``?limit=`` query parameter: ``default`` when absent, None (refuse it) unless a
+    whole number from 1 to ``maximum`` in ASCII digits."""
+    if raw is None:
+        return default
+    value = ascii_number(raw, maximum)
+    return value if value is not None and value >= 1 else None

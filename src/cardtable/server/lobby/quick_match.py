@@ -28,13 +28,14 @@ from starlette.routing import BaseRoute, Route
 
 from ...bots.levels import LEVELS
 from ...core import JSON
-from ...display_names import DisplayNameError, clean_name
+from ...display_names import DisplayNameError
 from ...statuses import RoomStatus, SeatKind
 from ..edges.bodies import read_body
 from ..edges.http import client_address
 from ..edges.sessions import SignedIn
 from ..errors import ApiError, RoomError, too_many
 from ..ladder import BOT_SEEDS, CENTER, bot_player, ladder_of, user_player
+from ..name_skeletons import checked_name
 from ..ops.limits import AddressBuckets
 from ..rooms.protocol import QuickMatch
 from ..rooms.table import Table
@@ -74,7 +75,7 @@ class QuickMatchApi:
             raise too_many("too_many_requests", "too many quick matches", 1 / PER_SECOND)
         body = await read_body(request, QuickMatch, self.table.config.max_message_bytes)
         try:
-            name = clean_name(body.name)
+            name = checked_name(body.name)
         except DisplayNameError as error:
             raise ApiError("bad_name", str(error), {"field": "name"}) from None
         ladder = ladder_of(body.game, {"players": body.players}) or body.game

@@ -72,8 +72,18 @@ class ServerConfig:
     #: A room nobody is connected to expires after this many idle seconds.
     room_ttl_seconds: float = 3600.0
     sweep_seconds: float = 60.0
-    #: Seconds a new WebSocket has to send its ``hello``.
-    hello_timeout: float = 10.0
+    #: Seconds a new WebSocket has to send its ``hello``, counted from when its room was
+    #: found, whatever else it sends meanwhile (``--hello-seconds``).
+    hello_timeout: float = 5.0
+    #: Open WebSockets one client address may hold on this node (``--sockets-per-address``):
+    #: a tab per room a player watches, a family or a classroom behind one address. One
+    #: more is closed with 4029 ``too_many_sockets`` (docs/protocol.md, "Limits").
+    sockets_per_address: int = 100
+    #: Open WebSockets on this node (``--max-sockets``), under the process's open-file
+    #: limit (``ulimit -n``) less the database pool and the workers: one more is closed
+    #: with 1013 ``server_full``, so a client tries again later (another node, behind a
+    #: proxy).
+    max_sockets: int = 5000
     #: Browser origins allowed to open WebSockets besides the server's own host.
     allowed_origins: tuple[str, ...] = ()
     #: Host names the table answers to (the ``Host`` header), against DNS rebinding; an

@@ -44,7 +44,7 @@ from ..edges.sessions import (
     set_session_cookie,
 )
 from ..errors import ApiError, too_many
-from ..name_skeletons import mixed_scripts, skeleton_hash
+from ..name_skeletons import FORMER_PLAYER, MixedScriptsError, checked_name, skeleton_hash
 from ..ops.limits import AddressBuckets
 from ..rooms.table import Table
 from ..storage.records import UserRecord
@@ -54,7 +54,7 @@ from .passwords import Cost, PasswordRuleError, Passwords, clean_password
 log = logging.getLogger("cardtable.server")
 
 #: The name a deleted account's seats are shown under in the games they played.
-NEUTRAL_NAME = "Former player"
+NEUTRAL_NAME = FORMER_PLAYER["en"]
 #: Seconds between two sweeps of expired sessions and counters.
 SWEEP_SECONDS = 3600.0
 
@@ -86,17 +86,16 @@ def _name(raw: str) -> str:
 
 def _new_name(raw: str) -> str:
     """A name to register: a display name that mixes scripts only as people write them
-    (a Cyrillic letter among Latin ones is how a name imitates another)."""
-    name = _name(raw)
-    mixed = mixed_scripts(name)
-    if mixed is not None:
-        shown = ", ".join(sorted(script.title() for script in mixed))
+    (a Cyrillic letter among Latin ones is how a name imitates another) and looks like
+    no bot's or former player's label."""
+    try:
+        return checked_name(raw)
+    except MixedScriptsError as error:
         raise ApiError(
-            "bad_name",
-            f"a name is written in one script, not a mix of {shown}",
-            {"field": "name", "scripts": sorted(mixed)},
-        )
-    return name
+            "bad_name", str(error), {"field": "name", "scripts": sorted(error.scripts)}
+        ) from None
+    except DisplayNameError as error:
+        raise ApiError("bad_name", str(error), {"field": "name"}) from None
 
 
 def _password(raw: str) -> str:

@@ -26,6 +26,9 @@ NO_SUCH_ROOM = 4004
 #: The room is served by another node now (taken over, or this node is stopping):
 #: reconnect, with back-off, and resume from the last version.
 ROOM_MOVED = 4009
+#: This client address holds as many WebSockets on this node as it may
+#: (``ServerConfig.sockets_per_address``): close one (another tab) and try again.
+TOO_MANY_SOCKETS = 4029
 #: Seconds a closing connection waits for answers still being worked out.
 BACKGROUND_GRACE = 30.0
 

@@ -27,7 +27,7 @@ from starlette.routing import BaseRoute, Route
 
 from ...core import JSON
 from ..edges.bodies import read_body
-from ..edges.http import client_address
+from ..edges.http import ascii_number, client_address
 from ..edges.lookups import ClusterLookups
 from ..edges.sessions import SignedIn
 from ..errors import ApiError, RoomError, too_many
@@ -82,8 +82,8 @@ class RoomsApi:
             Route("/api/rooms/{code}", self.room_info),
             Route("/api/rooms/{code}/join", self.join_room, methods=["POST"]),
             Route("/api/rooms/{code}/games", self.list_games),
-            Route("/api/rooms/{code}/games/{n:int}", self.game_log),
-            Route("/api/rooms/{code}/games/{n:int}/steps/{k:int}", self.game_step),
+            Route("/api/rooms/{code}/games/{n}", self.game_log),
+            Route("/api/rooms/{code}/games/{n}/steps/{k}", self.game_step),
         ]
 
     def take_lookup(self, request: Request) -> str:
@@ -228,8 +228,9 @@ class RoomsApi:
     async def _game(self, request: Request) -> GameRecord:
         address = self.take_lookup(request)
         code = normalize_code(request.path_params["code"])
+        number = ascii_number(request.path_params["n"])
         storage = self.table.storage
-        record = None if code is None else await storage.load_game(code, request.path_params["n"])
+        record = None if code is None or number is None else await storage.load_game(code, number)
         if record is None:
             await self.lookups.missed(address)
             raise ApiError("no_game", "no such game")
@@ -242,7 +243,7 @@ class RoomsApi:
 
     async def game_step(self, request: Request) -> Response:
         record = await self._game(request)
-        step: int = request.path_params["k"]
-        if not 0 <= step <= len(record.moves):
+        step = ascii_number(request.path_params["k"])
+        if step is None or step > len(record.moves):
             raise ApiError("no_step", f"steps run from 0 to {len(record.moves)}")
         return JSONResponse(replay_step(record, step))

@@ -8,9 +8,10 @@ import logging
 from typing import Any
 
 from ...core import OptionError
-from ...display_names import DisplayNameError, clean_name
+from ...display_names import DisplayNameError
 from ...statuses import SeatKind
 from ..errors import RoomError, option_refused
+from ..name_skeletons import checked_name
 from ..tokens import hash_token, new_seed, new_token, token_matches
 from .coach import coach_refusal
 from .events import START, EventRecord
@@ -35,7 +36,7 @@ class Lobby:
         """Take a free human seat with a display name; returns the seat and its token."""
         room = self.room
         try:
-            name = clean_name(raw_name)
+            name = checked_name(raw_name)
         except DisplayNameError as error:
             raise RoomError("bad_name", str(error)) from None
         async with room.lock:

@@ -14,10 +14,11 @@ from collections.abc import Callable
 from typing import Any
 
 from ...core import OptionError
-from ...display_names import DisplayNameError, clean_name
+from ...display_names import DisplayNameError
 from ...games import get_game
 from ...statuses import RoomStatus, SeatKind
 from ..errors import RoomError, option_refused
+from ..name_skeletons import checked_name
 from ..ops.config import ServerConfig
 from ..ops.metrics import Metrics
 from ..ratings.jobs import GameRater
@@ -430,7 +431,7 @@ class Table:
         seat_token: tuple[int, str] | None = None
         if name is not None:
             try:
-                display = clean_name(name)
+                display = checked_name(name)
             except DisplayNameError as error:
                 raise RoomError("bad_name", str(error)) from None
             humans = [index for index, seat in enumerate(seats) if seat.kind == SeatKind.HUMAN]

@@ -5,12 +5,20 @@ host name the table does not answer to) and for an address that looked up too ma
 that do not exist. One receive loop per connection enforces the guard rails (``hello`` first
 and in time, rate limit, message size) and hands each parsed message to the room part that
 answers it; refusals become error replies and never end the connection.
+
+Open sockets are counted per client address and on the node: past
+``sockets_per_address`` a new one is closed with 4029 ``too_many_sockets``, past
+``max_sockets`` with 1013 ``server_full``, each after its error message, so one address
+cannot use up the node's file descriptors. A socket that has not sent ``hello`` within
+``hello_timeout`` of its room being found is closed with 1008 ``hello_timeout``, whatever
+else it sent meanwhile.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections import Counter
 from collections.abc import Callable
 
 from starlette.routing import BaseRoute, WebSocketRoute
@@ -26,6 +34,7 @@ from .connections import (
     MESSAGE_TOO_BIG,
     NO_SUCH_ROOM,
     POLICY_VIOLATION,
+    TOO_MANY_SOCKETS,
     TRY_AGAIN_LATER,
     Connection,
     dumps,
@@ -79,6 +88,9 @@ class TableSocket:
         self.config = table.config
         #: Room code look-ups per address, shared with the HTTP API.
         self.lookups = lookups
+        #: Open sockets per client address (none at 0), and on this node.
+        self.open_sockets: Counter[str] = Counter()
+        self.sockets = 0
 
     def routes(self) -> list[BaseRoute]:
         return [WebSocketRoute("/ws/{code}", self.endpoint)]
@@ -101,11 +113,45 @@ class TableSocket:
             )
             return
         address = client_address(websocket)
-        wait = self.lookups.take(address)
-        if wait is not None:
-            await self._refuse_lookup(websocket, wait)
+        refused = self._over_cap(address)
+        if refused is not None:
+            error, close = refused
+            await websocket.accept()
+            await websocket.send_text(dumps(error_message(error.code, error.reason)))
+            await websocket.close(close)
             return
-        await websocket.accept()
+        # Counted before the first await, so sockets opened at once cannot pass the caps.
+        self.open_sockets[address] += 1
+        self.sockets += 1
+        try:
+            wait = self.lookups.take(address)
+            if wait is not None:
+                await self._refuse_lookup(websocket, wait)
+                return
+            await websocket.accept()
+            await self._open(websocket, address)
+        finally:
+            self.sockets -= 1
+            self.open_sockets[address] -= 1
+            if self.open_sockets[address] <= 0:
+                del self.open_sockets[address]
+
+    def _over_cap(self, address: str) -> tuple[RoomError, int] | None:
+        """Why one more socket of ``address`` is refused (the error and the close
+        code), or None."""
+        config = self.config
+        if self.open_sockets[address] >= config.sockets_per_address:
+            limit = config.sockets_per_address
+            reason = f"this address holds {limit} open connections, the most it may"
+            return RoomError("too_many_sockets", reason), TOO_MANY_SOCKETS
+        if self.sockets >= config.max_sockets:
+            reason = "this server holds all the connections it can; try again later"
+            return RoomError("server_full", reason), TRY_AGAIN_LATER
+        return None
+
+    async def _open(self, websocket: WebSocket, address: str) -> None:
+        """Serve an accepted socket: find its room, then its receive loop."""
+        config = self.config
         code = normalize_code(websocket.path_params["code"])
         try:
             if code is None:
@@ -147,12 +193,15 @@ class TableSocket:
         """The receive loop; returns the close code (None when the client left)."""
         config = self.config
         websocket = conn.websocket
+        loop = asyncio.get_running_loop()
+        hello_by = loop.time() + config.hello_timeout
         while True:
             try:
                 if conn.greeted:
                     message = await websocket.receive()
                 else:
-                    message = await asyncio.wait_for(websocket.receive(), config.hello_timeout)
+                    left = max(0.0, hello_by - loop.time())
+                    message = await asyncio.wait_for(websocket.receive(), left)
             except TimeoutError:
                 conn.push(error_message("hello_timeout", "send hello first"))
                 return POLICY_VIOLATION

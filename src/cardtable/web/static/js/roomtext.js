@@ -21,7 +21,7 @@ export const KNOWN_ERRORS = ["already_greeted", "bad_game", "bad_message", "bad_
   "seat_unavailable", "seats_free", "stale_version", "too_many_rooms",
   "bad_host", "bad_content_type", "bad_origin", "too_many_lookups", "bad_password", "name_taken", "bad_csrf",
   "not_signed_in", "too_many_attempts", "bad_credentials", "seat_claimed", "no_ladder", "too_many_requests", "no_player", "second_seat",
-  "too_many_seats", "seat_not_taken", "remove_self"];
+  "too_many_seats", "seat_not_taken", "remove_self", "too_many_sockets", "server_full", "method_not_allowed"];
 
 // A server error in the page's language, from its `code` (and the facts the server sends
 // besides its English `reason`): a refused move says why from its catalog key, a refused
