@@ -38,6 +38,8 @@ def running_server(
         "rate_per_second": 1000.0,
         "rate_burst": 1000,
         "session_reads_burst": 1000,
+        "joins_burst": 1000,
+        "public_seats_per_address": 1000,
         "sweep_seconds": 3600.0,
     }
     options.update(settings)

@@ -92,6 +92,7 @@ def main() -> None:
         extra = [
             "--rooms-per-client", str(args.rooms + args.bot_rooms + 100),
             "--sockets-per-address", socket_cap, "--max-sockets", socket_cap,
+            "--joins-per-address", socket_cap,
             "--bot-pause", "0.6", "--grace", "60", "--message-rate", "10", "--message-burst", "40",
         ]  # fmt: skip
         nodes = [

@@ -35,6 +35,9 @@ def config(tmp_path: Path, **changes: Any) -> ServerConfig:
         allowed_hosts=("testserver",),
         password_memory_kib=64,
         password_time_cost=1,
+        # Many joins from one test client (test_seat_squatting.py tests the limits).
+        joins_burst=1000,
+        public_seats_per_address=1000,
     )
     return dataclasses.replace(base, **changes)
 

@@ -104,7 +104,7 @@ def _newer_migrations(tmp_path: Path) -> Path:
         "import sqlalchemy as sa\n"
         "from alembic import op\n\n"
         'revision = "9001"\n'
-        'down_revision = "0007"\n'
+        'down_revision = "0008"\n'
         "branch_labels = None\n"
         "depends_on = None\n\n\n"
         "def upgrade() -> None:\n"
@@ -128,23 +128,23 @@ def test_concurrent_starts_on_postgresql_migrate_exactly_once(postgres_url):
 
     storages = asyncio.run(scenario())
     ran = [storage.migration for storage in storages if storage.migration is not None]
-    assert len(ran) == 1 and ran[0].before is None and ran[0].after == "0007"
-    assert rows(postgres_url, "SELECT version_num FROM alembic_version") == [("0007",)]
+    assert len(ran) == 1 and ran[0].before is None and ran[0].after == "0008"
+    assert rows(postgres_url, "SELECT version_num FROM alembic_version") == [("0008",)]
 
 
 def test_postgresql_schema_older_than_the_server_needs_migrate(tmp_path, postgres_url):
-    asyncio.run(_open_close(postgres_url))  # the database at 0007
+    asyncio.run(_open_close(postgres_url))  # the database at 0008
     later = _newer_migrations(tmp_path)
     with pytest.raises(StartupRefusedError, match=r"older than this server's 9001.*--migrate"):
         asyncio.run(_open_close(postgres_url, migrations=later))
-    assert rows(postgres_url, "SELECT version_num FROM alembic_version") == [("0007",)]
+    assert rows(postgres_url, "SELECT version_num FROM alembic_version") == [("0008",)]
 
     async def upgrade_together() -> list[Storage]:
         starts = (_open_close(postgres_url, migrations=later, migrate=True) for _ in range(2))
         return list(await asyncio.gather(*starts))
 
     ran = [s.migration for s in asyncio.run(upgrade_together()) if s.migration is not None]
-    assert [(m.before, m.after) for m in ran] == [("0007", "9001")]
+    assert [(m.before, m.after) for m in ran] == [("0008", "9001")]
     # The database is now newer than the shipped server: that one refuses.
     with pytest.raises(StartupRefusedError, match="revision 9001, which this server does not know"):
         asyncio.run(_open_close(postgres_url))
@@ -155,6 +155,6 @@ def test_sqlite_upgrades_an_older_schema_and_refuses_a_newer_one(tmp_path):
     url = sqlite_url(tmp_path / "data")
     asyncio.run(_open_close(url))
     upgraded = asyncio.run(_open_close(url, migrations=_newer_migrations(tmp_path)))
-    assert upgraded.migration is not None and upgraded.migration.before == "0007"
+    assert upgraded.migration is not None and upgraded.migration.before == "0008"
     with pytest.raises(StartupRefusedError, match="a newer cardtable migrated it"):
         asyncio.run(_open_close(url))

@@ -63,7 +63,8 @@ def spawned_server(rooms: int, extra: list[str] | None = None) -> Iterator[tuple
     command = [
         sys.executable, "-m", "cardtable.cli", "serve", "--port", str(port),
         "--data", str(folder), "--rooms-per-client", str(rooms + 10),
-        "--sockets-per-address", sockets, "--max-sockets", sockets, *(extra or []),
+        "--sockets-per-address", sockets, "--max-sockets", sockets,
+        "--joins-per-address", sockets, *(extra or []),
     ]  # fmt: skip
     log = (folder / "server.log").open("wb")
     process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)

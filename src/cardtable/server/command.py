@@ -198,6 +198,22 @@ def add_serve_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
         "on all the nodes together in 15 minutes; then every node answers it 429 (35)",
     )
     serve.add_argument(
+        "--joins-per-address",
+        type=positive_int,
+        default=10,
+        metavar="N",
+        help="seats one client address may join at once (then one every 5 s); one more "
+        "is refused with 429 too_many_requests (10)",
+    )
+    serve.add_argument(
+        "--public-seats-per-address",
+        type=positive_int,
+        default=4,
+        metavar="N",
+        help="seats of public tables waiting to start that one client address may hold "
+        "on this node; one more is refused with 429 too_many_seats (4)",
+    )
+    serve.add_argument(
         "--sockets-per-address",
         type=positive_int,
         default=100,
@@ -298,6 +314,8 @@ def serve_config(args: argparse.Namespace) -> ServerConfig:
         rate_per_second=args.message_rate,
         rate_burst=args.message_burst,
         sockets_per_address=args.sockets_per_address,
+        joins_burst=args.joins_per_address,
+        public_seats_per_address=args.public_seats_per_address,
         max_sockets=args.max_sockets,
         hello_timeout=args.hello_seconds,
     )
