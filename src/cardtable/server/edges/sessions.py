@@ -71,10 +71,14 @@ def cookie_token(request: Request) -> str | None:
     return token
 
 
-def set_session_cookie(response: Response, request: Request, token: str, seconds: int) -> None:
+def _set_cookie(
+    response: Response, request: Request, names: tuple[str, str], token: str, seconds: int
+) -> None:
+    """Set cookie ``names`` (over http, over https) for the whole table: HttpOnly,
+    SameSite=Strict, and Secure over https."""
     secure = _secure(request)
     response.set_cookie(
-        SECURE_COOKIE if secure else COOKIE,
+        names[1] if secure else names[0],
         token,
         max_age=seconds,
         path="/",
@@ -82,6 +86,10 @@ def set_session_cookie(response: Response, request: Request, token: str, seconds
         httponly=True,
         samesite="strict",
     )
+
+
+def set_session_cookie(response: Response, request: Request, token: str, seconds: int) -> None:
+    _set_cookie(response, request, (COOKIE, SECURE_COOKIE), token, seconds)
 
 
 def clear_session_cookie(response: Response, request: Request) -> None:
@@ -104,13 +112,4 @@ def browser_token(request: Request) -> str | None:
 
 
 def set_browser_cookie(response: Response, request: Request, token: str) -> None:
-    secure = _secure(request)
-    response.set_cookie(
-        SECURE_BROWSER_COOKIE if secure else BROWSER_COOKIE,
-        token,
-        max_age=BROWSER_SECONDS,
-        path="/",
-        secure=secure,
-        httponly=True,
-        samesite="strict",
-    )
+    _set_cookie(response, request, (BROWSER_COOKIE, SECURE_BROWSER_COOKIE), token, BROWSER_SECONDS)
