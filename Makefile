@@ -39,8 +39,8 @@ lint: install
 # (a process per game) while ruff and mypy run and the tests that need no kernel (the
 # browser and server tests, handed out first) start; a test that needs a kernel not yet
 # cached waits for the warm-up's end ($CARDTABLE_WAIT_FOR_WARM_UP) instead of compiling
-# it again beside it. The warm-up and the lint run at a lower priority (nice), on the
-# time the tests leave, so a browser test's waits stay as short as when it ran alone.
+# it again beside it. The warm-up is what those tests wait for, so it runs at the
+# tests' priority; the lint, which nothing waits for, runs below it (nice).
 # The tests wait on browsers and servers much of the time, so three workers keep two
 # cores busier than two; each browser test module goes whole to one worker (--dist
 # loadgroup, groups and order in tests/conftest.py). The lint's and the warm-up's lines
@@ -48,10 +48,10 @@ lint: install
 # closing line again.
 test: install
 	@began=$$(date +%s); rm -f $(VENV)/warm.done; \
-	( nice -n 10 $(BIN)/cardtable fast warm > $(VENV)/warm.log 2>&1; echo $$? > $(VENV)/warm.done ) & \
+	( $(BIN)/cardtable fast warm > $(VENV)/warm.log 2>&1; echo $$? > $(VENV)/warm.done ) & \
 	nice -n 10 $(MAKE) --no-print-directory lint > $(VENV)/lint.log 2>&1 & lint=$$!; \
 	CARDTABLE_WAIT_FOR_WARM_UP=$(abspath $(VENV))/warm.done \
-		$(BIN)/python -m pytest -n 3 --dist loadgroup --durations=10 2>&1 \
+		PYTHONUNBUFFERED=1 $(BIN)/python -m pytest -n 3 --dist loadgroup --durations=10 2>&1 \
 		| tee $(VENV)/pytest.log; tested=$${PIPESTATUS[0]}; \
 	wait $$lint; linted=$$?; \
 	while [ ! -f $(VENV)/warm.done ]; do sleep 1; done; \
