@@ -34,32 +34,27 @@ lint: install
 	$(BIN)/ruff format --check src tests scripts lab
 	$(BIN)/mypy
 
-# Lint, the warm-up of the compiled engines' kernels and the tests run side by side:
-# `cardtable fast warm` compiles every kernel once into the cache all the workers share
-# (a process per game) while ruff and mypy run and the tests that need no kernel (the
-# browser and server tests, handed out first) start; a test that needs a kernel not yet
-# cached waits for the warm-up's end ($CARDTABLE_WAIT_FOR_WARM_UP) instead of compiling
-# it again beside it. The warm-up is what those tests wait for, so it runs at the
-# tests' priority; the lint, which nothing waits for, runs below it (nice).
-# The tests wait on browsers and servers much of the time, so three workers keep two
-# cores busier than two; each browser test module goes whole to one worker (--dist
-# loadgroup, groups and order in tests/conftest.py). The lint's and the warm-up's lines
-# follow the tests' and the slowest tests, then the whole run's time and pytest's
-# closing line again.
+# The compiled engines' kernels are compiled once, before the workers start, into the
+# cache they all share (`cardtable fast warm`: a process per game), while ruff and mypy
+# run; its lines are shown after theirs. (Starting the tests beside the warm-up was
+# measured slower: the browser tests took the cores the warm-up needed, and the many
+# tests that need a kernel, the coach's and the review's among them, waited for it;
+# docs/performance.md, "The test suite".) The tests wait on browsers and servers much
+# of the time, so three workers keep two cores busier than two. The long tests
+# (browser, then server) are handed out first and each browser test module goes whole
+# to one worker (--dist loadgroup, groups and order in tests/conftest.py), so the short
+# tests fill the end; pytest then prints the ten slowest tests, and the whole run's
+# time follows.
 test: install
-	@began=$$(date +%s); rm -f $(VENV)/warm.done; \
-	( $(BIN)/cardtable fast warm > $(VENV)/warm.log 2>&1; echo $$? > $(VENV)/warm.done ) & \
-	nice -n 10 $(MAKE) --no-print-directory lint > $(VENV)/lint.log 2>&1 & lint=$$!; \
-	CARDTABLE_WAIT_FOR_WARM_UP=$(abspath $(VENV))/warm.done \
-		PYTHONUNBUFFERED=1 $(BIN)/python -m pytest -n 3 --dist loadgroup --durations=10 2>&1 \
-		| tee $(VENV)/pytest.log; tested=$${PIPESTATUS[0]}; \
-	wait $$lint; linted=$$?; \
-	while [ ! -f $(VENV)/warm.done ]; do sleep 1; done; \
-	echo "--- lint (ruff, mypy)"; cat $(VENV)/lint.log; \
-	echo "--- cardtable fast warm"; cat $(VENV)/warm.log; \
-	echo "make test: $$(( $$(date +%s) - began )) s (lint $$linted, warm-up $$(cat $(VENV)/warm.done), tests $$tested)"; \
-	tail -n 1 $(VENV)/pytest.log; \
-	test $$linted -eq 0 && test "$$(cat $(VENV)/warm.done)" = 0 && test $$tested -eq 0
+	@began=$$(date +%s); \
+	$(BIN)/cardtable fast warm > $(VENV)/warm.log 2>&1 & warm=$$!; \
+	$(MAKE) --no-print-directory lint; linted=$$?; \
+	wait $$warm; warmed=$$?; cat $(VENV)/warm.log; \
+	echo "make test: lint and warm-up took $$(( $$(date +%s) - began )) s"; \
+	test $$linted -eq 0 && test $$warmed -eq 0 || exit 1; \
+	PYTHONUNBUFFERED=1 $(BIN)/python -m pytest -n 3 --dist loadgroup --durations=10; tested=$$?; \
+	echo "make test: $$(( $$(date +%s) - began )) s in all"; \
+	exit $$tested
 
 # The batch engines' 10,000-game cross-checks against the reference engines (about ten
 # minutes of CPU, and 2.4 hours more for the compiled hard bots, which the Python bots

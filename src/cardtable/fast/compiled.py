@@ -27,12 +27,6 @@ numba and Python versions (:func:`cache_folder`), the first writable of:
 
 Folders of other hashes are deleted when a new one is made (in the user's cache
 folder only those unused for :data:`STALE_DAYS` days, as other installs may share it).
-
-While ``cardtable fast warm`` fills the cache, other processes may start beside it (``make
-test`` runs the tests that need no kernel meanwhile): with :data:`WAIT_FOR_WARM_UP` naming
-the file the warm-up's end writes, a process that misses the cache waits for that file
-before compiling, then finds the kernel there, rather than compile it a second time at
-the same moment.
 """
 
 from __future__ import annotations
@@ -61,33 +55,6 @@ _HERE = Path(__file__).resolve().parent
 _CONSTANT_SOURCES = (_HERE.parent / "skipbo" / "moves.py", _HERE.parent / "skyjo" / "cards.py")
 #: A folder of another hash in the user's cache unused this long is deleted.
 STALE_DAYS = 30
-#: The variable naming the file a running warm-up writes when it ends (any content).
-WAIT_FOR_WARM_UP = "CARDTABLE_WAIT_FOR_WARM_UP"
-#: The longest wait for it (seconds); past it, a process compiles for itself.
-WARM_UP_WAIT_SECONDS = 1800.0
-
-
-class _WarmUp:
-    """Whether this process still waits for a warm-up filling the cache beside it."""
-
-    done = False
-
-
-def wait_for_warm_up(
-    sleep: Any = time.sleep, clock: Any = time.monotonic, limit: float = WARM_UP_WAIT_SECONDS
-) -> bool:
-    """Wait until the file named by :data:`WAIT_FOR_WARM_UP` exists (at once when the
-    variable is unset, and once per process); False when ``limit`` seconds passed first."""
-    marker = os.environ.get(WAIT_FOR_WARM_UP)
-    if _WarmUp.done or not marker:
-        return True
-    deadline = clock() + limit
-    while not Path(marker).exists():
-        if clock() >= deadline:
-            return False
-        sleep(0.25)
-    _WarmUp.done = True
-    return True
 
 
 def sources_hash(folder: Path = _HERE) -> str:
@@ -198,15 +165,7 @@ class _KeyedCache(FunctionCache):
     _impl_class = _KeyedCacheImpl
 
     def load_overload(self, sig: Any, target_context: Any) -> Any:
-        """The cached kernel, or None (compile it) when the folder cannot be read; on a
-        miss while a warm-up fills the cache, the kernel it made once it is done."""
-        found = self._load(sig, target_context)
-        if found is None and not _WarmUp.done and os.environ.get(WAIT_FOR_WARM_UP):
-            wait_for_warm_up()
-            found = self._load(sig, target_context)
-        return found
-
-    def _load(self, sig: Any, target_context: Any) -> Any:
+        """The cached kernel, or None (compile it) when the folder cannot be read."""
         try:
             return super().load_overload(sig, target_context)  # type: ignore[no-untyped-call]
         except OSError:
