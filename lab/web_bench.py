@@ -28,7 +28,7 @@ from typing import Any
 from playwright.sync_api import sync_playwright
 from tests.live_server import running_server
 from tests.web.conftest import ARGS, CHROMIUM
-from tests.web.pages import create_table, over, skyjo_step, start
+from tests.web.pages import PAGE_HOOKS, create_table, over, skyjo_step, start
 
 # Wraps every WebSocket "message" listener: how long the page took to handle each
 # message, and how long until the frame after it.
@@ -88,6 +88,7 @@ def table(browser: Any, base: str, players: int, events: int) -> list[dict[str, 
     context = browser.new_context(
         viewport={"width": 1280, "height": 800}, locale="en", bypass_csp=True
     )
+    context.add_init_script(PAGE_HOOKS)  # what the page helpers read
     context.add_init_script("localStorage.setItem('cardtable.lang', 'en')")
     context.add_init_script(PROBE)
     page = context.new_page()
@@ -130,10 +131,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     ):
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         context = browser.new_context(viewport={"width": 1280, "height": 800})
+        context.add_init_script(PAGE_HOOKS)  # what the page helpers read
         context.add_init_script(PROBE)
         load(context, base)  # warms the server (catalogs, first imports)
         context.close()
         context = browser.new_context(viewport={"width": 1280, "height": 800})
+        context.add_init_script(PAGE_HOOKS)  # what the page helpers read
         context.add_init_script(PROBE)
         for name in ("cold", "warm"):
             f = load(context, base)

@@ -26,6 +26,7 @@ ALLOWED_KEYS = {
 }
 ROOM_KEYS = {
     "code",
+    "ladder",  # the rules' ladder, public: the page says what a hint costs
     "game",
     "title",
     "rules",

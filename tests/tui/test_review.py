@@ -7,10 +7,10 @@ import asyncio
 
 from textual.containers import VerticalScroll
 
-from cardtable.bots.review import review_game
 from cardtable.core import Rng
 from cardtable.i18n import LANGUAGES
 from cardtable.server.ops.config import ServerConfig
+from cardtable.sim.judge import review_game
 from cardtable.tui.app import ReviewJob, ReviewScreen, TextScreen
 from cardtable.tui.source import LocalGame
 
@@ -35,7 +35,7 @@ def test_a_local_game_to_the_end_then_its_review() -> None:
             await wait_for(pilot, lambda: "Your costliest moves" in app.screen.body.plain, "page")
             text = app.screen.body.plain
 
-            # The same review as the library's, with the server's budget and seed.
+            # The same review as the precise judge's, with the server's decisions and seed.
             state = state_of(app)
             expected = review_game(
                 state.game,
@@ -43,8 +43,6 @@ def test_a_local_game_to_the_end_then_its_review() -> None:
                 state.seed,
                 state.history,
                 0,
-                iterations=ServerConfig.review_iterations,
-                confirm=ServerConfig.review_confirm,
                 max_decisions=ServerConfig.review_decisions,
                 rng=Rng(state.seed * 17),
             )
