@@ -57,7 +57,11 @@ def _pip_install(venv: Path) -> None:
         timeout=900,
         check=False,
     )
-    if done.returncode != 0 and "Could not find a version" in done.stderr:
+    if (
+        done.returncode != 0
+        and "Could not find a version" in done.stderr
+        and not os.environ.get("CI")
+    ):  # CI reaches the package index: there the install set must install
         pytest.skip(f"no package index reachable: {done.stderr[-300:]}")
     assert done.returncode == 0, done.stderr[-2000:]
 
