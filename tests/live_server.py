@@ -41,6 +41,10 @@ def running_server(
         "joins_burst": 1000,
         "public_seats_per_address": 1000,
         "sweep_seconds": 3600.0,
+        # The workers run niced (WORKER_NICENESS) and the suite keeps both cores busy with
+        # browsers: a coach's verdict that takes a second alone took over 20 s there once.
+        # No test of this server is about the timeout (test_bot_workers sets its own).
+        "bot_timeout": 120.0,
     }
     options.update(settings)
     config = ServerConfig(data_dir=data_dir, **options)
