@@ -191,20 +191,54 @@ def verdict(
         return _unrated(Unrated.NON_STANDARD_RULES)
     if result.get("blocked") or not result.get("winners"):
         return _unrated(Unrated.BLOCKED)
+    # A seat left to a bot is not unrated: its player is rated last (see _ranks).
+    return _seated(ladder, seats, claims, frozenset())
+
+
+def _seated(
+    ladder: Ladder, seats: Sequence[JSON], claims: Mapping[int, int], waiting: Collection[int]
+) -> Verdict:
+    """The part of the verdict its seats decide. ``waiting``: free seats, counted as
+    the accounts that will take them (before the start only)."""
     players: list[str] = []
     for index, seat in enumerate(seats):
-        player = seat_player(seat, claims.get(index))
+        player = f"waiting:{index}" if index in waiting else seat_player(seat, claims.get(index))
         if player is None:
             bot = seat.get("kind") == SeatKind.BOT
             return _unrated(Unrated.UNRATED_BOT if bot else Unrated.GUEST_SEAT)
         players.append(player)
-    people = [player for player in players if player.startswith("user:")]
+    people = [player for player in players if not player.startswith("bot:")]
     if not people:
         return _unrated(Unrated.NO_ACCOUNT)
     if len(set(people)) < len(people):
         return _unrated(Unrated.SAME_PLAYER)
-    # A seat left to a bot is not unrated: its player is rated last (see _ranks).
     return Verdict(ladder, tuple(players))
+
+
+def expected_verdict(
+    game: str,
+    rules: Mapping[str, Any],
+    seats: Sequence[JSON],
+    claims: Mapping[int, int],
+    *,
+    coached: bool,
+) -> Verdict:
+    """Before the start: would the game be rated as the table stands now? The same
+    rules as :func:`verdict`, with what is known before a result: the rules, the
+    coach, the bots, and who claimed the taken seats (``seats``: the room's seat
+    records; a free human seat counts as the account that will take and claim it).
+    A game that will be rated can still end unrated: blocked, or hinted."""
+    if coached:
+        return _unrated(Unrated.COACHED)
+    ladder = ladder_of(game, rules)
+    if ladder is None:
+        return _unrated(Unrated.NON_STANDARD_RULES)
+    waiting = frozenset(
+        index
+        for index, seat in enumerate(seats)
+        if seat.get("kind") == SeatKind.HUMAN and not seat.get("token_hash")
+    )
+    return _seated(ladder, seats, claims, waiting)
 
 
 def abandoned(result: Mapping[str, Any]) -> frozenset[int]:

@@ -115,6 +115,7 @@ class Lobby:
                 room.version -= 1
                 raise
             room.joined_from.pop(seat_index, None)
+            room.claims.pop(seat_index, None)  # the next player there is somebody else
             await room.table.storage.release_seat_claim(room.code, seat_index)
             room.unseat(seat_index, {"type": "removed", "seat": seat_index})
             room.touch()
