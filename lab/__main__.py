@@ -33,6 +33,7 @@ TOOLS = (
     "web_bench",
     "message_encoding",
     "room_memory",
+    "signin_timing",
 )
 
 

@@ -277,3 +277,10 @@ def test_learned_moves_gives_hards_values_of_both_moves(capsys, game, option):
     shown = re.findall(r"^(hard|learned): +.+\(hard's value -?\d+\.\d\d\)$", out, re.MULTILINE)
     assert shown[:2] == ["hard", "learned"]
     assert re.search(r"of the \d+ differences hard values, \d+ are ties", out)
+
+
+def test_signin_timing_times_both_kinds_of_failed_sign_in(capsys):
+    out = _run(capsys, "signin_timing", "--each", "2")
+    rows = [line.split() for line in out.splitlines()[1:]]
+    assert [row[:2] for row in rows] == [["unknown", "name"], ["wrong", "password"]]
+    assert all(row[2] == "2" and float(row[3]) > 0 for row in rows)

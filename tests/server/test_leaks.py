@@ -27,6 +27,8 @@ ALLOWED_KEYS = {
 ROOM_KEYS = {
     "code",
     "ladder",  # the rules' ladder, public: the page says what a hint costs
+    # Before the start: rated or not, and why (no account is named, only a reason).
+    "expected_verdict",
     "game",
     "title",
     "rules",

@@ -71,6 +71,7 @@ def test_a_rated_game_shows_on_the_profile_and_the_table_hears_the_verdict(tmp_p
         assert counts["points_per_round"] == round(result["scores"][0] / result["rounds"], 1)
         (rating,) = mine["ratings"]
         assert rating["ladder"] == "skyjo" and rating["games"] == 1 and rating["rank"] is None
+        assert rating["provisional"] is True  # fewer than min_games rated games
         shown = (rating["rating"], rating["plus_minus"])
         assert shown == (ann_told["rating"], ann_told["plus_minus"])
         history = rating["history"]

@@ -253,8 +253,10 @@ def test_a_rated_game_moves_both_ratings_once(tmp_path, database):
         person = rows["user:7"]
         assert person.mu > 25 and person.sigma < 25 / 3
         assert (person.games, person.wins, person.name) == (1, 1, "P7")
+        # user:7 is provisional (a first game): the bot's rating holds, the game counts.
         (hard,) = await storage.ladder_rows("skyjo", ["bot:hard"])
-        assert hard.mu < seed("skyjo", "bot:hard")[0] and (hard.games, hard.wins) == (1, 0)
+        assert (hard.mu, hard.sigma) == seed("skyjo", "bot:hard")
+        assert (hard.games, hard.wins) == (1, 0)
         recorded = await storage.rated_game("AAAAAA", 1)
         assert recorded is not None and recorded["ladder"] == "skyjo"
         assert [c["player"] for c in recorded["changes"]] == ["bot:hard", "user:7"]

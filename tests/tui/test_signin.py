@@ -116,10 +116,13 @@ def test_signed_in_the_rating_shows_and_a_rated_game_moves_it(
             assert "P2 hard " in app.message  # the bot's new rating too
             shown = app.words.standing(*source.signed_in())
             plus_minus = rating["plus_minus"]
-            assert shown == f"Signed in as Tess · Skyjo rating {rating['rating']} ± {plus_minus}"
+            assert shown == (
+                f"Signed in as Tess · Skyjo rating {rating['rating']} ± {plus_minus} (provisional)"
+            )
         # The profile says the same: the game is the account's, and rated.
         again = await asyncio.to_thread(session.ratings)
         assert [(e["ladder"], e["rating"]) for e in again] == [("skyjo", rating["rating"])]
+        assert again[0]["provisional"] is True and again[0]["min_games"] > 1
         await source.close()
 
     asyncio.run(go())

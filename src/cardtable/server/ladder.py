@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from enum import StrEnum
 from typing import Any
 
@@ -53,7 +53,8 @@ class Unrated(StrEnum):
 LADDERS = tuple(Ladder)
 #: A human seat a bot played more moves for than this makes the game unrated.
 MAX_STAND_IN_MOVES = 5
-#: Rated games a player needs to be listed on a leaderboard.
+#: Rated games a player needs to be listed on a leaderboard, and to be established on
+#: a ladder: an account with fewer is provisional (see :func:`is_provisional`).
 MIN_GAMES = 5
 
 MU = 25.0
@@ -105,6 +106,14 @@ def seat_player(seat: Mapping[str, Any], claim: int | None) -> str | None:
         level = level_of_bot(seat.get("bot"))
         return None if level is None else bot_player(level)
     return None if claim is None else user_player(claim)
+
+
+def is_provisional(player: str, games: int) -> bool:
+    """Whether a player with ``games`` rated games on a ladder is provisional there: an
+    account with fewer than :data:`MIN_GAMES`. A bot level never is (it is seeded from
+    the tournaments). A provisional player's games move no established player's rating
+    (:func:`rate`): a throwaway account cannot feed anyone points."""
+    return player.startswith("user:") and games < MIN_GAMES
 
 
 def displayed(mu: float, sigma: float) -> tuple[int, int]:
@@ -182,20 +191,54 @@ def verdict(
         return _unrated(Unrated.NON_STANDARD_RULES)
     if result.get("blocked") or not result.get("winners"):
         return _unrated(Unrated.BLOCKED)
+    # A seat left to a bot is not unrated: its player is rated last (see _ranks).
+    return _seated(ladder, seats, claims, frozenset())
+
+
+def _seated(
+    ladder: Ladder, seats: Sequence[JSON], claims: Mapping[int, int], waiting: Collection[int]
+) -> Verdict:
+    """The part of the verdict its seats decide. ``waiting``: free seats, counted as
+    the accounts that will take them (before the start only)."""
     players: list[str] = []
     for index, seat in enumerate(seats):
-        player = seat_player(seat, claims.get(index))
+        player = f"waiting:{index}" if index in waiting else seat_player(seat, claims.get(index))
         if player is None:
             bot = seat.get("kind") == SeatKind.BOT
             return _unrated(Unrated.UNRATED_BOT if bot else Unrated.GUEST_SEAT)
         players.append(player)
-    people = [player for player in players if player.startswith("user:")]
+    people = [player for player in players if not player.startswith("bot:")]
     if not people:
         return _unrated(Unrated.NO_ACCOUNT)
     if len(set(people)) < len(people):
         return _unrated(Unrated.SAME_PLAYER)
-    # A seat left to a bot is not unrated: its player is rated last (see _ranks).
     return Verdict(ladder, tuple(players))
+
+
+def expected_verdict(
+    game: str,
+    rules: Mapping[str, Any],
+    seats: Sequence[JSON],
+    claims: Mapping[int, int],
+    *,
+    coached: bool,
+) -> Verdict:
+    """Before the start: would the game be rated as the table stands now? The same
+    rules as :func:`verdict`, with what is known before a result: the rules, the
+    coach, the bots, and who claimed the taken seats (``seats``: the room's seat
+    records; a free human seat counts as the account that will take and claim it).
+    A game that will be rated can still end unrated: blocked, or hinted."""
+    if coached:
+        return _unrated(Unrated.COACHED)
+    ladder = ladder_of(game, rules)
+    if ladder is None:
+        return _unrated(Unrated.NON_STANDARD_RULES)
+    waiting = frozenset(
+        index
+        for index, seat in enumerate(seats)
+        if seat.get("kind") == SeatKind.HUMAN and not seat.get("token_hash")
+    )
+    return _seated(ladder, seats, claims, waiting)
 
 
 def abandoned(result: Mapping[str, Any]) -> frozenset[int]:
@@ -238,8 +281,18 @@ def rate(
     players: Sequence[str],
     result: Mapping[str, Any],
     before: Mapping[str, tuple[float, float]],
+    provisional: Collection[str] = frozenset(),
 ) -> dict[str, tuple[float, float]]:
     """Each player's (mu, sigma) after the game, from ``before`` (every player's).
+
+    ``provisional``: the players who were provisional before the game
+    (:func:`is_provisional`; docs/players.md#ratings). A side (a seat, or a team in
+    team play) is established when none of its players is. A provisional player is
+    rated on the whole game; an established side's players are rated on the game
+    among the established sides alone, as if the provisional sides had not sat at the
+    table, so losing throwaway accounts feed nobody points. An established player with
+    no established side to be rated against (alone among provisional opponents, or
+    partnered with a provisional account) keeps their rating.
 
     A player in several seats (two ``medium`` bots at one table) is rated once per seat,
     each seat from the same rating before the game, and the seats' updates are combined
@@ -247,22 +300,52 @@ def rate(
     variance shrinks by the product of the seats' shrink factors, so the result does
     not depend on the seat order and a seat's update is never lost."""
     sides = _sides(ladder, len(players))
-    teams = [
-        [MODEL.rating(*before[players[seat]], name=players[seat]) for seat in side]
-        for side in sides
+    ranks = _ranks(ladder, sides, result)
+    established = [
+        index
+        for index, side in enumerate(sides)
+        if not any(players[seat] in provisional for seat in side)
     ]
-    rated = MODEL.rate(teams, ranks=_ranks(ladder, sides, result))
-    seats: dict[str, list[tuple[float, float]]] = {}
-    for team in rated:
-        for rating in team:
-            seats.setdefault(str(rating.name), []).append((float(rating.mu), float(rating.sigma)))
-    return {player: _combined(before[player], updates) for player, updates in seats.items()}
+    whole = _seat_updates(players, sides, ranks, before, range(len(sides)))
+    # One established side alone has nobody to be rated against: it keeps its rating.
+    among_established = (
+        _seat_updates(players, sides, ranks, before, established) if len(established) > 1 else {}
+    )
+    updates: dict[str, list[tuple[float, float]]] = {player: [] for player in players}
+    for seat, player in enumerate(players):
+        if player in provisional:
+            updates[player].append(whole[seat])
+        elif seat in among_established:
+            updates[player].append(among_established[seat])
+    return {player: _combined(before[player], seats) for player, seats in updates.items()}
+
+
+def _seat_updates(
+    players: Sequence[str],
+    sides: Sequence[Sequence[int]],
+    ranks: Sequence[float],
+    before: Mapping[str, tuple[float, float]],
+    chosen: Iterable[int],
+) -> dict[int, tuple[float, float]]:
+    """Each seat's (mu, sigma) after the game among the sides ``chosen`` (indexes of
+    ``sides``), every seat starting from its player's rating ``before``."""
+    indexes = list(chosen)
+    picked = [sides[index] for index in indexes]
+    teams = [[MODEL.rating(*before[players[seat]]) for seat in side] for side in picked]
+    rated = MODEL.rate(teams, ranks=[ranks[index] for index in indexes])
+    return {
+        seat: (float(rating.mu), float(rating.sigma))
+        for side, team in zip(picked, rated, strict=True)
+        for seat, rating in zip(side, team, strict=True)
+    }
 
 
 def _combined(
     before: tuple[float, float], updates: Sequence[tuple[float, float]]
 ) -> tuple[float, float]:
     """One player's rating after the per-seat updates ``updates`` of one game."""
+    if not updates:
+        return before
     if len(updates) == 1:
         return updates[0]
     mu, sigma = before

@@ -212,7 +212,8 @@ class RemoteGame(GameSource):
         self._waiting_for: str | None = None
         self._configuring: JSON = {}  # the options of the "configure" waited for
         #: The account signed in (``--user``, see :mod:`.signin`) and its ratings on the
-        #: game's ladders, each ``{ladder, rating, plus_minus, games}``.
+        #: game's ladders, each ``{ladder, rating, plus_minus, games, provisional,
+        #: min_games}``.
         self.account_name: str | None = None
         self.ratings: list[JSON] = []
         self._in_lobby = False  # back in the lobby after a game, for a rematch
@@ -650,8 +651,18 @@ class RemoteGame(GameSource):
         kept = [entry for entry in self.ratings if entry["ladder"] != ladder]
         before = [entry for entry in self.ratings if entry["ladder"] == ladder]
         games = (before[0]["games"] if before else 0) + 1
-        new = {"ladder": ladder, "rating": ours[0]["rating"], "plus_minus": ours[0]["plus_minus"]}
-        self.ratings = sorted([*kept, {**new, "games": games}], key=lambda e: str(e["ladder"]))
+        # A first rated game on a ladder is always provisional (the server's threshold is
+        # more than one game); later ones are until the profile's min_games.
+        min_games = int(before[0].get("min_games") or 0) if before else games + 1
+        new = {
+            "ladder": ladder,
+            "rating": ours[0]["rating"],
+            "plus_minus": ours[0]["plus_minus"],
+            "games": games,
+            "provisional": games < min_games,
+            "min_games": min_games,
+        }
+        self.ratings = sorted([*kept, new], key=lambda e: str(e["ladder"]))
 
     def _show(self, view: JSON, outcome: JSON | None, *, new_game: bool = False) -> None:
         self._view = view

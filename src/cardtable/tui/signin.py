@@ -100,7 +100,12 @@ class TableSession:
         name = urllib.parse.quote(self.name, safe="")
         answer, _ = _request("GET", f"{self.base}/api/players/{name}")
         return [
-            {key: entry[key] for key in ("ladder", "rating", "plus_minus", "games")}
+            {
+                **{key: entry[key] for key in ("ladder", "rating", "plus_minus", "games")},
+                # A server before issue 47 sends neither: nothing is said provisional.
+                "provisional": bool(entry.get("provisional")),
+                "min_games": int(answer.get("min_games") or 0),
+            }
             for entry in answer.get("ratings") or []
         ]
 

@@ -167,6 +167,7 @@ class Words:
                 rating=entry["rating"],
                 plus_minus=entry["plus_minus"],
             )
+            + (" " + self("account.provisional") if entry.get("provisional") else "")
             for entry in ratings
         ]
         if not shown:

@@ -11,11 +11,13 @@ from collections.abc import Iterable, Mapping
 
 from ...core import JSON
 from ...statuses import SeatKind
-from ..ladder import CENTER
+from ..ladder import CENTER, Ladder, ladder_of
 from ..storage.public_rooms import PublicRoom
 
 #: (room code, seat) -> the displayed rating of who sits there (missing or None: none).
 SeatRatings = Mapping[tuple[str, int], int | None]
+#: The player's displayed rating on each ladder (missing: the first rating, 1,500).
+PlayerRatings = Mapping[Ladder, int]
 
 
 def _is_free(seat: JSON) -> bool:
@@ -32,19 +34,33 @@ def open_rooms(rooms: Iterable[PublicRoom], players: int) -> list[PublicRoom]:
     return [room for room in rooms if seats_free(room) > 0 and room.rules.get("players") == players]
 
 
-def ranked(rooms: Iterable[PublicRoom], ratings: SeatRatings, rating: int) -> list[PublicRoom]:
-    """The rooms, the best for a player of ``rating`` first: a room where somebody sits
-    before an empty one (people come to play with people); then the closest average
-    rating of those seated (one without a rating counts as a newcomer's, 1,500); then
-    the fullest (the nearest to starting); then the oldest."""
+def room_ladder(room: PublicRoom) -> Ladder | None:
+    """The ladder a room's rules are rated on; None for house rules (unrated)."""
+    return ladder_of(room.game, room.rules)
 
-    def key(room: PublicRoom) -> tuple[int, float, int, float]:
+
+def ranked(
+    rooms: Iterable[PublicRoom], ratings: SeatRatings, player: PlayerRatings
+) -> list[PublicRoom]:
+    """The rooms, the best for a player of these ratings (``player``) first: a room
+    where somebody sits before an empty one (people come to play with people); then a
+    rated room (a ladder's rules) before a house-rules one, which no rating can match
+    and whose game moves none; then, in a rated room, the closest average rating of
+    those seated to the player's on that room's ladder (one without a rating counts
+    as a newcomer's, 1,500); then the fullest (the nearest to starting); then the
+    oldest."""
+
+    def key(room: PublicRoom) -> tuple[int, int, float, int, float]:
+        ladder = room_ladder(room)
+        unrated = int(ladder is None)
         seated = [i for i, seat in enumerate(room.seats) if seat.get("token_hash")]
         if not seated:
-            return (1, 0.0, seats_free(room), room.created_at)
-        values = [ratings.get((room.code, i)) or CENTER for i in seated]
-        distance = abs(sum(values) / len(values) - rating)
-        return (0, distance, seats_free(room), room.created_at)
+            return (1, unrated, 0.0, seats_free(room), room.created_at)
+        distance = 0.0
+        if ladder is not None:
+            values = [ratings.get((room.code, i)) or CENTER for i in seated]
+            distance = abs(sum(values) / len(values) - player.get(ladder, CENTER))
+        return (0, unrated, distance, seats_free(room), room.created_at)
 
     return sorted(rooms, key=key)
 

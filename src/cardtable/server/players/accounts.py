@@ -329,6 +329,13 @@ class AccountsApi:
                 claimed.append({"code": code, "seat": done})
             else:
                 refused.append({"code": entry.code[:16], "error": done})
+        for seat in claimed:  # a table served here says at once whether it will be rated
+            room = self.table.rooms.get(seat["code"])
+            if room is not None:
+                try:
+                    await room.refresh_claims()
+                except Exception:  # the claim stands; the room's next look-up reads it
+                    log.warning("room %s: its claims were not read again", seat["code"])
         return JSONResponse({"claimed": claimed, "refused": refused})
 
     async def rename_live_seats(self, claims: list[tuple[str, int]]) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 
 from ...core import JSON
 from ...statuses import SeatKind
-from ..ladder import Ladder, displayed, ladder_of, seat_player
+from ..ladder import Ladder, displayed, is_provisional, ladder_of, seat_player
 from ..storage.profiles import DETAILED_GAMES, LadderRating, PlayedGame
 
 #: Recent games listed on a profile (those read with their seats), and rating history
@@ -137,14 +137,16 @@ def ladder_ratings(
     player: str,
     ranks: Mapping[str, int],
 ) -> list[JSON]:
-    """Each ladder's rating as the leaderboard shows it, its rank there once listed,
-    and its history."""
+    """Each ladder's rating as the leaderboard shows it, whether it is still
+    provisional there (its games move no established player's rating), its rank once
+    listed, and its history."""
     return [
         {
             "ladder": row.ladder,
             **_shown((row.mu, row.sigma)),
             "games": row.games,
             "wins": row.wins,
+            "provisional": is_provisional(player, row.games),
             "rank": ranks.get(row.ladder),
             "history": rating_history(played, row.ladder, player),
         }

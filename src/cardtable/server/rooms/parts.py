@@ -118,6 +118,8 @@ class RoomServices(Protocol):
     #: Seat -> the address that joined it while the room waits (memory only: the cap
     #: on the public seats one address holds, see :meth:`Table.public_seats_held`).
     joined_from: dict[int, str]
+    #: Seat -> the account that claimed it, as last read (the expected verdict).
+    claims: dict[int, int]
     #: The game in which a player asked for a hint (unrated).
     hinted_game: int | None
 

@@ -34,7 +34,7 @@ from ...core import (
 )
 from ...statuses import SeatKind
 from ..errors import RoomError, refusal_fields
-from ..ladder import ladder_of
+from ..ladder import expected_verdict, ladder_of
 from ..ops.logs import room_fields
 from ..storage.records import FencedError, RoomRecord
 from ..tokens import token_matches
@@ -92,6 +92,8 @@ class Room:
         #: The version just before the first event in ``events`` (catch-up starts there).
         self.log_start = record.version
         self.joined_from: dict[int, str] = {}
+        #: Seat -> the account that claimed it, as last read (:meth:`refresh_claims`).
+        self.claims: dict[int, int] = {}
         #: The game in which a player asked for a hint (its result says so: unrated).
         self.hinted_game: int | None = None
         self.connections: set[Connection] = set()
@@ -211,7 +213,38 @@ class Room:
             # The ladder these rules are rated on, or None: the page says before a hint
             # that it makes the game unrated.
             "ladder": ladder_of(self.game.name, self.rules.to_json()),
+            "expected_verdict": self.expected_verdict() if self.status == LOBBY else None,
         }
+
+    def expected_verdict(self) -> JSON:
+        """Before the start: would the game be rated as the table stands now, and if
+        not why (:func:`~cardtable.server.ladder.expected_verdict`)? The page says it in
+        the lobby, so nobody plays an unrated game unawares."""
+        judged = expected_verdict(
+            self.game.name,
+            self.rules.to_json(),
+            [seat.record() for seat in self.seats],
+            self.claims,
+            coached=self.table_options.coach,
+        )
+        return {"rated": judged.ladder is not None, "reason": judged.reason}
+
+    async def refresh_claims(self) -> None:
+        """Read who claimed this room's seats (a claim reaches whichever node the
+        account's request did). Before the start a change is a room event: the
+        summary's ``expected_verdict`` changes with it."""
+        found = await self.table.storage.seat_claims_of([self.code])
+        claims = {seat: user for (_, seat), user in found.items()}
+        async with self.lock:
+            if claims == self.claims:
+                return
+            self.claims = claims
+            if self.status == LOBBY and not self.closed:
+                try:
+                    await self.commit_room_event()
+                except Exception:
+                    self.version -= 1
+                    raise
 
     def presence(self) -> JSON:
         connected = self.connected_seats()

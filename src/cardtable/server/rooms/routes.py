@@ -39,6 +39,7 @@ from ..tokens import normalize_code
 from .protocol import CreateRoom, JoinRoom
 from .replays import game_summary, replay_log, replay_step
 from .room import Room
+from .seats import LOBBY
 from .table import Table
 
 #: Seconds a refused join is told to wait (the bucket gives a join back every 5 s).
@@ -170,6 +171,9 @@ class RoomsApi:
 
     async def room_info(self, request: Request) -> Response:
         room = await self.room_or_error(request)
+        if room.status == LOBBY:
+            # A claim made through another node: the expected verdict follows it here.
+            await room.refresh_claims()
         return JSONResponse(room.summary())
 
     async def join_room(self, request: Request) -> Response:

@@ -66,6 +66,30 @@ class Lobby:
             room.touch()
             return seat_index, token
 
+    async def give_back(self, seat_index: int, token: str) -> bool:
+        """Undo a join whose player never got its token (quick match seated them, then
+        could not start the table): free seat ``seat_index`` if it is still the one
+        ``token`` took and the game has not started, so no public table keeps a seat
+        nobody can play. True when the seat was freed."""
+        room = self.room
+        async with room.lock:
+            if room.status != LOBBY or not 0 <= seat_index < len(room.seats):
+                return False
+            seat = room.seats[seat_index]
+            if seat.token_hash is None or not token_matches(token, seat.token_hash):
+                return False
+            room.seats[seat_index] = Seat(SeatKind.HUMAN)
+            try:
+                await room.commit_room_event()
+            except Exception:
+                room.seats[seat_index] = seat
+                room.version -= 1
+                raise
+            room.joined_from.pop(seat_index, None)
+            room.touch()
+        log.info("a join given back", extra=room.log_fields(seat=seat_index))
+        return True
+
     async def remove(self, host_token: str, seat_index: int, asker: int | None) -> None:
         """Host only, before the start: free seat ``seat_index``, which a waiting player
         took (a squatter, a stranger at a public table). Its token stops working, its
@@ -91,6 +115,7 @@ class Lobby:
                 room.version -= 1
                 raise
             room.joined_from.pop(seat_index, None)
+            room.claims.pop(seat_index, None)  # the next player there is somebody else
             await room.table.storage.release_seat_claim(room.code, seat_index)
             room.unseat(seat_index, {"type": "removed", "seat": seat_index})
             room.touch()

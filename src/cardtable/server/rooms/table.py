@@ -175,6 +175,11 @@ class Table:
                 extra=room.log_fields(epoch=room.epoch),
             )
             room.after_restore()
+            # Seats claimed while another node served the room: its expected verdict.
+            room.claims = {
+                seat: user
+                for (_, seat), user in (await self.storage.seat_claims_of([code])).items()
+            }
         self._adopting.pop(code, None)
         return room
 

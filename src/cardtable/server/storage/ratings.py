@@ -10,7 +10,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
-from ..ladder import Verdict, displayed, rate, score, seed, verdict
+from ..ladder import Verdict, displayed, is_provisional, rate, score, seed, verdict
 from .claims import room_claims
 from .database import Database
 from .tables import games, rated_games, ratings, users
@@ -116,14 +116,16 @@ class RatingRows(Database):
                 .on_conflict_do_nothing(index_elements=["ladder", "player"])
             )
         query = (
-            sa.select(ratings.c.player, ratings.c.mu, ratings.c.sigma)
+            sa.select(ratings.c.player, ratings.c.mu, ratings.c.sigma, ratings.c.games)
             .where(ratings.c.ladder == ladder, ratings.c.player.in_(everyone))
             .order_by(ratings.c.player)
         )
         if self.is_postgresql:
             query = query.with_for_update()
-        before = {p: (mu, sigma) for p, mu, sigma in await connection.execute(query)}
-        after = rate(ladder, players, result, before)
+        rows = list(await connection.execute(query))
+        before = {row.player: (row.mu, row.sigma) for row in rows}
+        provisional = {row.player for row in rows if is_provisional(row.player, row.games)}
+        after = rate(ladder, players, result, before, provisional)
         winners = {players[seat] for seat in result.get("winners") or ()}
         for player in everyone:
             mu, sigma = after[player]
@@ -139,7 +141,15 @@ class RatingRows(Database):
                     updated_at=now,
                 )
             )
-        return [{"player": p, "before": list(before[p]), "after": list(after[p])} for p in everyone]
+        return [
+            {
+                "player": p,
+                "before": list(before[p]),
+                "after": list(after[p]),
+                "provisional": p in provisional,
+            }
+            for p in everyone
+        ]
 
     async def unjudged_games(self, since: float, limit: int = 500) -> list[tuple[str, int]]:
         """Games finished since ``since`` that no ``rated_games`` row judged (their node

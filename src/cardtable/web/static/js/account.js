@@ -31,12 +31,52 @@ export async function loadAccount() {
   signedIn(res.ok ? res.data : null);
 }
 
-// A seat taken while signed in joins the account at once.
+// A seat taken while signed in joins the account at once. Its answer is waited for: a
+// refusal (second_seat, no_seat) or a failure is the player's to know, since the game
+// will then be unrated; a limit (429), a lost connection or a server in trouble is
+// tried again a few times, after the Retry-After the server asks for.
+const CLAIM_TRIES = 4;
+const CLAIM_LONGEST_WAIT = 30; // seconds: a longer Retry-After is told, not waited out
+const RETRIED = (status) => status === 0 || status === 429 || status >= 500;
+// Room code -> the refusal of its seat's claim (its lobby says it until a claim works).
+const claimTrouble = new Map();
+
+export function claimProblem(code) {
+  return claimTrouble.get(code) || null;
+}
+
+function claimFailed(code, data) {
+  claimTrouble.set(code, data || { error: "network" });
+  toast(() => t("web.claim.failed", { why: errorText(claimTrouble.get(code)) }));
+  window.dispatchEvent(new CustomEvent("cardtable:claim-trouble", { detail: { code } }));
+}
+
+export async function claimSeat(code, token, sleep = (ms) => new Promise((done) => setTimeout(done, ms))) {
+  for (let attempt = 1; ; attempt++) {
+    const res = await api("/api/account/claim", { method: "POST", body: { seats: [{ code, token }] } });
+    if (res.ok) {
+      const refused = res.data.refused || [];
+      if (res.data.claimed.length) {
+        claimTrouble.delete(code);
+        if (account) account.seats += res.data.claimed.length;
+        // The room's own node reads the claim (on a cluster it may not be the node
+        // that took it), and its lobby then says the game will be rated.
+        api(`/api/rooms/${encodeURIComponent(code)}`);
+      }
+      if (refused.length) claimFailed(code, { error: refused[0].error });
+      return;
+    }
+    const wait = res.retryAfter ?? attempt;
+    if (!RETRIED(res.status) || attempt >= CLAIM_TRIES || wait > CLAIM_LONGEST_WAIT) {
+      claimFailed(code, res.status === 0 ? { error: "network" } : res.data);
+      return;
+    }
+    await sleep(wait * 1000);
+  }
+}
+
 onNewSeat((code, token) => {
-  if (!account) return;
-  api("/api/account/claim", { method: "POST", body: { seats: [{ code, token }] } }).then((res) => {
-    if (res.ok && res.data.claimed.length) account.seats += res.data.claimed.length;
-  });
+  if (account) claimSeat(code, token);
 });
 
 // Add every seat this browser holds to the account; returns how many were added.

@@ -27,7 +27,9 @@ export async function api(path, options = {}) {
   let data = null;
   try { data = await response.json(); } catch { data = null; }
   signal?.throwIfAborted();
-  return { ok: response.ok, status: response.status, data };
+  // A limit's refusal says when to ask again (whole seconds), for a caller that retries.
+  const retryAfter = Number.parseInt(response.headers.get("Retry-After") || "", 10);
+  return { ok: response.ok, status: response.status, data, retryAfter: Number.isFinite(retryAfter) ? retryAfter : null };
 }
 
 const KEY = "cardtable.room.";

@@ -50,6 +50,8 @@ async function main() {
     retranslateToast();
     redrawShown();
   });
+  // A seat's claim failed (account.js): the page shown says so where it stands.
+  window.addEventListener("cardtable:claim-trouble", () => redrawShown());
   await Promise.all([loadGames(), loadAccount()]);
   startRouter(document.getElementById("app"), () => {
     document.getElementById("net").textContent = "";

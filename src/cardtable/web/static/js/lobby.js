@@ -1,10 +1,12 @@
 // The lobby of a room, before its game starts: the code and link to share, the seats,
 // the rules (a form for the host, a list for the others), joining and starting.
+import { claimProblem } from "./account.js";
 import { api, playerName, rememberName, rememberSeat, seatFor } from "./api.js";
 import { announce, h, listen, toast } from "./dom.js";
 import { botsOf, gameInfo, nameLimit } from "./gamelist.js";
 import { t } from "./i18n.js";
 import { optionFields, optionLabel } from "./options.js";
+import { ladderName } from "./players.js";
 import { errorText } from "./roomtext.js";
 import { chatPanel, tableOptions } from "./tablelife.js";
 
@@ -37,6 +39,16 @@ export function lobbyPage(r) {
     list.append(item);
   });
   box.append(h("h2", {}, t("web.lobby.seats")), list);
+  // Whether the game will be rated: the server's verdict on the table as it stands.
+  const expected = room.expected_verdict;
+  if (expected) {
+    box.append(h("p", { id: "expected-verdict", class: expected.rated ? "rated" : "muted", dataset: { rated: String(expected.rated) } },
+      expected.rated
+        ? t("web.lobby.will_be_rated", { ladder: ladderName(room.ladder) })
+        : [t("web.lobby.will_not_be_rated"), " ", t(`web.rated.reason.${expected.reason}`)]));
+  }
+  const trouble = claimProblem(room.code);
+  if (trouble) box.append(h("p", { class: "error", id: "claim-trouble", role: "alert" }, t("web.claim.failed", { why: errorText(trouble) })));
   box.append(h("h2", { id: "lobby-options-title" }, t("web.lobby.options")),
     r.isHost() ? optionForm(r, room) : optionList(room), tableOptions(r));
   if (ctx.seat === null && free.length) {

@@ -47,8 +47,11 @@ function ratingCard(entry, minGames) {
     : t("web.board.you_needed", { count: Math.max(0, minGames - entry.games) });
   return h("section", { class: "panel ladderrating", dataset: { ladder: entry.ladder } },
     h("h3", {}, ladderName(entry.ladder)),
-    h("p", { class: "rating" }, h("strong", {}, t("web.board.rating_value", { rating: entry.rating, plus_minus: entry.plus_minus }))),
+    h("p", { class: "rating" }, h("strong", {}, t("web.board.rating_value", { rating: entry.rating, plus_minus: entry.plus_minus })),
+      entry.provisional ? [" ", h("span", { class: "provisional" }, t("web.profile.provisional"))] : null),
     h("p", { class: "muted" }, t("web.profile.rated_games", { count: entry.games }), " · ", t("web.profile.wins", { count: entry.wins }), " · ", standing),
+    // Said in words, not only marked: why a game against this player may move nothing.
+    entry.provisional ? h("p", { class: "muted small provisional-why" }, t("web.profile.provisional_why", { min: minGames })) : null,
     entry.history.length > 1 ? ratingPlot(entry.history, entry.ladder) : null);
 }
 
