@@ -49,14 +49,7 @@ def main() -> int:
             if seat == 0 and has_choice(state, 0):
                 world = state.determinize(0, Rng(seed * 1000 + judged))
                 began = time.perf_counter()
-                verdict = judge_job(
-                    world,
-                    0,
-                    action,
-                    coaching.COACH_ITERATIONS,
-                    coaching.COACH_CONFIRM,
-                    seed + judged,
-                )
+                verdict = judge_job(world, 0, action, seed + judged)
                 seconds.append(time.perf_counter() - began)
                 judged += 1
                 spoken += verdict is not None and coaching.clearly_worse(measure, verdict)

@@ -37,9 +37,7 @@ def coach_speaks(state: Any, action: int) -> bool:
     """Whether the coach, its random choices fixed by ``JUDGE_SEED``, calls seat 0's
     ``action`` in ``state`` clearly worse (the same calls as the server's)."""
     world = state.determinize(0, Rng(JUDGE_SEED))
-    verdict = judge_job(
-        world, 0, action, coaching.COACH_ITERATIONS, coaching.COACH_CONFIRM, JUDGE_SEED
-    )
+    verdict = judge_job(world, 0, action, JUDGE_SEED)
     return verdict is not None and coaching.clearly_worse("round_points", verdict)
 
 

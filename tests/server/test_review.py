@@ -20,7 +20,7 @@ from cardtable.sim.judge import review_game as judged_review
 from .helpers import Client, client, connect, create_room, join, play_to_end, start
 
 TWO_HUMANS = [{"kind": "human"}, {"kind": "human"}]
-SMALL = {"review_iterations": 1, "review_confirm": 2, "review_decisions": 6}
+SMALL = {"review_decisions": 6}
 # Ann starts: a game Bob won on his first turn would leave her no decision to review.
 SHORT_SKIPBO = {"players": 2, "stock_size": 5, "first_player": 0}
 

@@ -56,11 +56,9 @@ DEFAULT_ITERATIONS = 8
 WORST = 5
 #: A loss is reported only when it is this many standard errors above zero.
 CLEAR = 2.0
-#: The budget of a review at a table (the web server and the terminal client): advisor
-#: re-deals per decision, re-deals to compare the best and the played move again, and the
-#: most decisions reviewed. Counts, not times, so a game's review is the same everywhere.
-TABLE_ITERATIONS = 2
-TABLE_CONFIRM = 8
+#: The most decisions a review at a table reviews (the web server and the terminal
+#: client; the precise judge, :mod:`cardtable.sim.judge`, sets its re-deals): a count,
+#: not a time, so a game's review is the same everywhere.
 TABLE_DECISIONS = 24
 
 

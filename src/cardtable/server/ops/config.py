@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from ...bots.review import TABLE_CONFIRM, TABLE_DECISIONS, TABLE_ITERATIONS
+from ...bots.review import TABLE_DECISIONS
 from ...settings import default_data_dir
 
 __all__ = ["ServerConfig", "default_data_dir", "sqlite_url"]
@@ -49,12 +49,10 @@ class ServerConfig:
     review_timeout: float = 600.0
     #: Thinking time of the move advisor for one ``hint`` (in the bot workers).
     hint_milliseconds: float = 300.0
-    #: Post-game ``review`` (in threads of their own): advisor re-deals per decision to rank
-    #: every move, re-deals to compare the best and the played move again, and the most
-    #: decisions reviewed (spread over the game). Counts, not times: a review of a game
-    #: is the same every time. See docs/bots.md for what a review costs.
-    review_iterations: int = TABLE_ITERATIONS
-    review_confirm: int = TABLE_CONFIRM
+    #: Post-game ``review`` (in workers of their own): the most decisions reviewed, spread
+    #: over the game; the precise judge (:mod:`cardtable.sim.judge`) sets the re-deals of
+    #: each. Counts, not times: a review of a game is the same every time. See
+    #: docs/bots.md for what a review costs.
     review_decisions: int = TABLE_DECISIONS
     #: Reviews computed at once on the whole server, each in its own worker (one more
     #: is refused as busy).

@@ -126,8 +126,6 @@ class Advisor:
                 seed,
                 actions,
                 seat,
-                iterations=config.review_iterations,
-                confirm=config.review_confirm,
                 max_decisions=config.review_decisions,
                 rng_seed=table_review_seed(seed, seat),
             )

@@ -69,13 +69,10 @@ def advise_job(state: GameState[Any], seat: int, milliseconds: float, seed: int)
     return advise(state, seat, Budget(milliseconds=milliseconds, minimum=2), seed)
 
 
-def judge_job(
-    state: GameState[Any], seat: int, action: int, iterations: int, confirm: int, seed: int
-) -> ReviewedMove | None:
+def judge_job(state: GameState[Any], seat: int, action: int, seed: int) -> ReviewedMove | None:
     """The coach's verdict on one move: the precise judge of :mod:`cardtable.sim.judge`
-    (compiled rollouts on common re-deals; the advisor's judge where numba is missing,
-    with ``iterations`` and ``confirm``)."""
-    del iterations, confirm  # the precise judge sets its own budget (docs/bots.md)
+    (compiled rollouts on common re-deals, its own budget; the advisor's judge where
+    numba is missing)."""
     return judge_position(state, seat, action, seed)
 
 
@@ -85,12 +82,10 @@ def review_job(
     seed: int,
     actions: list[int],
     seat: int,
-    iterations: int,
-    confirm: int,
     max_decisions: int,
     rng_seed: int,
 ) -> Review:
-    del iterations, confirm  # the precise judge sets its own budget (docs/bots.md)
+    """The post-game review by the precise judge (its own budget, docs/bots.md)."""
     return judged_review(
         get_game(game), rules, seed, actions, seat, max_decisions=max_decisions, rng=Rng(rng_seed)
     )
@@ -204,15 +199,13 @@ class BotPool:
         state: GameState[Any],
         seat: int,
         action: int,
-        iterations: int,
-        confirm: int,
         seed: int,
     ) -> ReviewedMove | None:
         """The review's verdict on ``seat`` playing ``action`` in ``state`` (see
         :func:`cardtable.sim.judge.judge_position`), for the practice coach, in a bot
         worker. ``state`` must be a determinization for ``seat``, as for :meth:`advise`."""
         verdict: ReviewedMove | None = await self.workers.run(
-            judge_job, state, seat, action, iterations, confirm, seed, timeout=self.move_timeout
+            judge_job, state, seat, action, seed, timeout=self.move_timeout
         )
         return verdict
 
@@ -224,8 +217,6 @@ class BotPool:
         actions: list[int],
         seat: int,
         *,
-        iterations: int,
-        confirm: int,
         max_decisions: int,
         rng_seed: int,
     ) -> Review:
@@ -239,8 +230,6 @@ class BotPool:
             seed,
             actions,
             seat,
-            iterations,
-            confirm,
             max_decisions,
             rng_seed,
             timeout=self.review_timeout,

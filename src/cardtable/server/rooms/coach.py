@@ -30,8 +30,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...bots.coaching import (
-    COACH_CONFIRM,
-    COACH_ITERATIONS,
     OVER,
     PLAYED_ON,
     REVEALED,
@@ -153,9 +151,7 @@ class Coach:
     async def _judge(self, line: _Line, world: GameState[Any], action: int) -> None:
         room = self.room
         try:
-            verdict = await room.table.bots.judge(
-                world, line.seat, action, COACH_ITERATIONS, COACH_CONFIRM, new_seed()
-            )
+            verdict = await room.table.bots.judge(world, line.seat, action, new_seed())
         except Exception:
             log.exception("room %s: the coach failed", room.code, extra=room.log_fields())
             verdict = None
