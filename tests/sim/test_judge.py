@@ -21,17 +21,18 @@ from cardtable.sim.judge_blunders import (
     KINDS,
     Position,
     blunders,
+    skipbo_blunder,
     strong_moves,
 )
 from cardtable.skipbo.state import SkipBoState
 
 #: The sample: for each kind, the deal seed its blunder is found from (the first of the
 #: kind from there, ``blunders(game, 1, seed)``). Each is a move the reference verdict
-#: of ``python -m lab coach_judge`` (1,024 re-deals) also finds clearly worse: half the
-#: Skip-Bo set costs less than the threshold by any measure (docs/bots.md).
+#: of ``python -m lab coach_judge`` (1,024 re-deals) also finds clearly worse: a third of
+#: the Skip-Bo set costs less than the threshold by any measure (docs/bots.md).
 SAMPLE = {
     "skyjo": {"high_over_low": 0, "bury_low": 0, "close_behind": 0},
-    "skipbo": {"discard_with_stock": 0, "bury_bridge": 120, "wild_for_nothing": 0, "gift_stock": 0},
+    "skipbo": {"discard_with_stock": 0, "bury_bridge": 5, "wild_for_nothing": 0, "gift_stock": 0},
 }
 
 
@@ -406,6 +407,38 @@ def test_experts_moves_are_left_alone(pin: tuple[str, int, int, int, tuple[int, 
     game, seed, seat, action, actions = pin
     verdict = _verdict(Position(game, seed, actions, seat, action, None))
     assert not clearly_worse(MEASURES[game], verdict), verdict
+
+
+def _skipbo_sample(kind: str) -> tuple[Position, SkipBoState]:
+    position = next(p for p in _blunders("skipbo") if p.kind == kind)
+    state = position.state()
+    assert isinstance(state, SkipBoState)
+    return position, state
+
+
+def test_a_discard_while_the_stock_plays_is_no_blunder_when_playing_it_gifts() -> None:
+    """Playing the stock card must cost nothing for the discard to be a blunder: once
+    the pile it plays on would then need the opponent's stock top, it is not one."""
+    position, state = _skipbo_sample("discard_with_stock")
+    assert skipbo_blunder(state) == ("discard_with_stock", state, position.action)
+    top = state.stocks[position.seat][-1]
+    needs = [len(pile) + 1 for pile in state.building]
+    assert top != 0 and needs.count(top) == 1
+    state.stocks[1 - position.seat][-1] = top + 1
+    found = skipbo_blunder(state)
+    assert found is None or found[0] != "discard_with_stock", found
+
+
+def test_a_gift_is_no_blunder_when_the_opponent_shows_the_card_it_gives() -> None:
+    """The opponent's stock top made playable is a gift only if they could not play up
+    to it themselves: with the card below it on their discard pile, it is not one."""
+    position, state = _skipbo_sample("gift_stock")
+    assert skipbo_blunder(state) == ("gift_stock", state, position.action)
+    other = 1 - position.seat
+    below = state.stocks[other][-1] - 1
+    state.discards[other][3].append(below)
+    found = skipbo_blunder(state)
+    assert found is None or found[0] != "gift_stock", found
 
 
 def test_a_high_card_over_a_low_one_is_named_with_what_it_cost() -> None:

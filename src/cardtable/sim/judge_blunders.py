@@ -20,19 +20,27 @@ Skyjo kinds (:data:`SKYJO_KINDS`):
 
 Skip-Bo kinds (:data:`SKIPBO_KINDS`), 2 players, late in a round still open (no stock
 above :data:`SKIPBO_LATE` cards, the mover's fitted chance to win between 0.2 and
-0.8), each a move ``hard`` values at least :data:`SKIPBO_MARGIN` below its best:
+0.8), each a move ``hard`` values at least :data:`SKIPBO_MARGIN` below its best. Each
+kind is a move that costs the mover a stock card, or the opponent one, outright, and is
+taken where that card weighs in the race (one stock card is worth less of the chance to
+win the longer the stocks and the further behind the mover):
 
 - ``discard_with_stock``: a discard (the one ``hard`` ranks best) while the stock top
-  plays now;
-- ``bury_bridge``: a discard onto a discard pile whose top is a card between a
-  building pile's need and the stock top (a card the next stock play needs), the
-  discarded card not one below it;
-- ``wild_for_nothing``: a Skip-Bo card from the hand onto a building pile while the
-  stock top does not play, the pile then needing neither the seat's stock top nor
-  the opponent's;
+  plays now at no cost (onto a building pile that then needs none of the opponent's
+  cards in sight: their stock top, their discard piles' tops), the mover at most
+  :data:`SKIPBO_BEHIND` stock cards behind: the stock card waits a turn, and the
+  opponent may build past it meanwhile;
+- ``bury_bridge``: a discard of a numbered card that covers the top of a discard pile
+  the mover needs to reach the stock top, where the mover's cards in sight (hand,
+  Skip-Bo cards, discard tops) bridge a building pile to the stock top but for at most
+  one card, and the same card could go onto another discard pile burying nothing of it;
+- ``wild_for_nothing``: a Skip-Bo card from the hand onto a building pile, the pile then
+  needing neither stock top, while the stock top does not play yet but the mover's cards
+  with that Skip-Bo card would bridge a pile to it this turn, and without it cannot;
 - ``gift_stock``: a card from the hand that makes a building pile need the opponent's
-  stock top (which no pile needed), while the seat's own stock top does not play and
-  the play does not open it.
+  stock top (which no pile needed), their stock at most :data:`SKIPBO_SHORT` cards and
+  their discard piles showing neither the card below it nor a Skip-Bo card, while the
+  mover cannot reach its own stock top this turn and the play does not open it.
 
 ``strong_moves`` gives the moves of ``hard`` (or any bot) at every decision with a real
 choice of whole seeded games, the false alarms' denominator.
@@ -70,6 +78,10 @@ SKIPBO_LATE = 10
 #: How far below its best move ``hard`` values a Skip-Bo blunder at least (its values
 #: are plays' line values, a stock card about 1,000; a discard's score below the best).
 SKIPBO_MARGIN = 1.0
+#: ``discard_with_stock``: the most stock cards the mover may be behind the opponent.
+SKIPBO_BEHIND = 2
+#: ``gift_stock``: the most cards the opponent's stock may hold.
+SKIPBO_SHORT = 5
 _MASK = (1 << 63) - 1
 
 
@@ -160,7 +172,7 @@ def _needs(state: SkipBoState) -> list[int]:
     return [len(pile) + 1 for pile in state.building]
 
 
-def _skipbo_blunder(
+def skipbo_blunder(
     state: SkipBoState, late: int = SKIPBO_LATE
 ) -> tuple[str, GameState[Any], int] | None:
     """A blunder of ``state``'s mover: a move of one of :data:`SKIPBO_KINDS` that
@@ -182,6 +194,36 @@ def _skipbo_blunder(
     return None
 
 
+def _missing(need: int, top: int, hand: list[int], tops: list[int | None]) -> int:
+    """The cards of ``need`` up to ``top - 1`` (a building pile's run to the stock top)
+    that ``hand`` (counts by card, Skip-Bo cards at 0) and the discard ``tops`` (each
+    once) cannot give."""
+    left = hand[:]
+    spare = [t for t in tops if t is not None]
+    missing = 0
+    for card in range(need, top):
+        if left[card]:
+            left[card] -= 1
+        elif card in spare:
+            spare.remove(card)
+        elif left[0]:
+            left[0] -= 1
+        elif 0 in spare:
+            spare.remove(0)
+        else:
+            missing += 1
+    return missing
+
+
+def _reach(needs: list[int], top: int | None, hand: list[int], tops: list[int | None]) -> float:
+    """The fewest cards the mover lacks to play the stock ``top`` this turn, over the
+    building piles below it (0: it plays this turn; inf: no pile is below it)."""
+    if top is None or top == 0:
+        return 0.0 if top == 0 else math.inf
+    runs = [_missing(need, top, hand, tops) for need in needs if need <= top]
+    return float(min(runs)) if runs else math.inf
+
+
 def _skipbo_kinds(
     state: SkipBoState, seat: int, legal: list[int], values: dict[int, float]
 ) -> Iterator[tuple[str, int]]:
@@ -190,31 +232,38 @@ def _skipbo_kinds(
     top = stock[-1] if stock else None
     needs = _needs(state)
     own_plays = top is not None and (top == 0 or top in needs)
-    discards = [a for a in legal if DISCARD_BASE <= a < DISCARD_BASE + 52]
-    if own_plays and discards:
-        yield "discard_with_stock", max(discards, key=lambda a: (values.get(a, -1e18), -a))
-    tops = [pile[-1] if pile else None for pile in state.discards[seat]]
-    if top is not None and top > 0 and discards:
-        bridge = {c for need in needs if need < top for c in range(need, top)}
-        for action in discards:
-            card, index = divmod(action - DISCARD_BASE, 4)
-            pile_top = tops[index]
-            if pile_top is None or pile_top == 0 or pile_top not in bridge:
-                continue
-            if card != pile_top - 1:
-                yield "bury_bridge", action
-                break
     other = 1 - seat
     theirs = state.stocks[other][-1] if state.stocks[other] else None
-    if top is not None and not own_plays:
+    their_tops = {pile[-1] for pile in state.discards[other] if pile}
+    in_sight = {theirs} | their_tops
+    hand = state.hands[seat]
+    tops: list[int | None] = [pile[-1] if pile else None for pile in state.discards[seat]]
+    discards = [a for a in legal if DISCARD_BASE <= a < DISCARD_BASE + 52]
+    free = own_plays and any(top in (0, need) and need + 1 not in in_sight for need in needs)
+    close = len(stock) <= len(state.stocks[other]) + SKIPBO_BEHIND
+    if free and close and discards:
+        yield "discard_with_stock", max(discards, key=lambda a: (values.get(a, -1e18), -a))
+    reach = _reach(needs, top, hand, tops)
+    if not own_plays and reach <= 1 and discards:
+        # A Skip-Bo card on a discard pile is still one to play: it buries nothing.
+        numbers = [a for a in discards if a >= DISCARD_BASE + 4]
+        yield from _bury_bridge(needs, top, hand, tops, numbers, reach)
+    if not own_plays and reach == 0 and hand[0]:
         for action in legal:
-            if action < 4:
-                pile = action % 4
-                after = needs[pile] + 1
-                if after not in (top, theirs):
+            if action < 4:  # a Skip-Bo card from the hand onto building pile ``action``
+                after = needs[:]
+                after[action] += 1
+                spent = hand[:]
+                spent[0] -= 1
+                if after[action] not in (top, theirs) and _reach(after, top, spent, tops) > 0:
                     yield "wild_for_nothing", action
                     break
-    if theirs is not None and theirs > 1 and theirs not in needs and not own_plays:
+    # A gift the opponent could make themselves (the card below their stock top or a
+    # Skip-Bo card on their discard piles) gives nothing; nor does one on the mover's own
+    # way to its stock this turn (the mover builds past the opponent's card).
+    short = len(state.stocks[other]) <= SKIPBO_SHORT and reach >= 1
+    bridged = theirs is None or bool(their_tops & {0, theirs - 1})
+    if theirs is not None and theirs > 1 and theirs not in needs and short and not bridged:
         for action in legal:
             if 4 <= action < STOCK_BASE:
                 card, pile = divmod(action, 4)
@@ -223,8 +272,40 @@ def _skipbo_kinds(
                     break
 
 
+def _bury_bridge(
+    needs: list[int],
+    top: int | None,
+    hand: list[int],
+    tops: list[int | None],
+    discards: list[int],
+    reach: float,
+) -> Iterator[tuple[str, int]]:
+    """A discard that leaves the stock top further out of reach than the same card onto
+    another discard pile would."""
+
+    def reach_after(action: int) -> float:
+        card, index = divmod(action - DISCARD_BASE, 4)
+        left = hand[:]
+        left[card] -= 1
+        covered = tops[:]
+        covered[index] = card
+        return _reach(needs, top, left, covered)
+
+    after = {action: reach_after(action) for action in discards}
+    for action in discards:
+        card = (action - DISCARD_BASE) // 4
+        harmless = [
+            other
+            for other in discards
+            if (other - DISCARD_BASE) // 4 == card and after[other] <= reach
+        ]
+        if after[action] > reach and harmless:
+            yield "bury_bridge", action
+            return
+
+
 Finder = Callable[[Any], tuple[str, GameState[Any], int] | None]
-_FINDERS: dict[str, Finder] = {"skyjo": _skyjo_blunder, "skipbo": _skipbo_blunder}
+_FINDERS: dict[str, Finder] = {"skyjo": _skyjo_blunder, "skipbo": skipbo_blunder}
 
 
 def blunders(
@@ -235,7 +316,7 @@ def blunders(
     more than ``late`` cards)."""
     finder = _FINDERS[game_name]
     if game_name == "skipbo":
-        finder = functools.partial(_skipbo_blunder, late=late)
+        finder = functools.partial(skipbo_blunder, late=late)
     kinds = KINDS[game_name]
     found: dict[str, list[Position]] = {kind: [] for kind in kinds}
     taken: set[tuple[int, int, str]] = set()  # (deal, round, kind): one per round
