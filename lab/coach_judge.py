@@ -207,6 +207,17 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"review of {len(verdicts)} random-move decisions: {costly} named costly, "
         f"{coached} clearly worse"
     )
+    # By the move played: a random Skyjo player's draw from the pile is often the best
+    # move, its placements seldom (docs/bots.md).
+    game = get_game(args.game)
+    by_type: dict[str, list[bool]] = {}
+    for verdict in verdicts:
+        move_type = str(game.decode(verdict.action).to_json()["type"])
+        by_type.setdefault(move_type, []).append(verdict.cost > 0.0)
+    print(
+        "  by the move played: "
+        + ", ".join(f"{name} {sum(hits)} of {len(hits)}" for name, hits in sorted(by_type.items()))
+    )
 
 
 if __name__ == "__main__":

@@ -234,6 +234,10 @@ def test_the_coach_judge_reports_every_kind_and_measure(capsys):
     assert "false alarms on hard's moves: 0 of 2" in out
     assert re.search(r"verdict CPU time over 6 verdicts: p50 \d+ ms, p90 \d+ ms", out)
     assert re.search(r"review of 2 random-move decisions: \d named costly", out)
+    # Each reviewed decision counted once, under the type of the move played.
+    by_type = re.search(r"^  by the move played: (.*)$", out, re.MULTILINE)
+    assert by_type, out
+    assert sum(int(n) for n in re.findall(r" of (\d+)", by_type.group(1))) == 2
 
 
 def test_message_encoding_times_both_encoders_on_both_games(capsys):
