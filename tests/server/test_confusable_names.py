@@ -39,6 +39,10 @@ def test_a_name_that_looks_like_a_taken_one_is_refused(tmp_path, database, first
         refused = answer.json()
         assert refused["field"] == "name"
         assert refused["error"] == ("bad_name" if mixed_scripts(second) else "name_taken")
+        # The page says why: a look-alike of a taken name, or a mix of scripts.
+        assert refused["reason_key"] == (
+            "web.name.mixed_scripts" if mixed_scripts(second) else "web.name.looks_taken"
+        )
         assert whoami(http) == {"signed_in": False} and "cardtable_session" not in http.cookies
         # Nothing was made: the first name signs in, the second does not exist.
         signin = {"name": second, "password": SECRET}

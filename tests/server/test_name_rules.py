@@ -43,7 +43,9 @@ def try_every_way(http: Any, name: str) -> list[Any]:
 def test_invisible_characters_are_refused_for_accounts_and_guests(tmp_path, name):
     with browser(tmp_path) as http:
         for answer in try_every_way(http, name):
-            assert "invisible" in refused(answer)["reason"]
+            body = refused(answer)
+            assert "invisible" in body["reason"]
+            assert "reason_key" not in body  # the name rule the page shows says it
 
 
 # --- finding 11: the table's own labels are nobody's name ------------------------------
@@ -72,7 +74,11 @@ def test_bot_and_former_player_labels_and_look_alikes_are_refused(tmp_path, name
     with browser(tmp_path) as http:
         answers = try_every_way(http, name)
     for answer in answers:
-        assert "may not look like" in refused(answer)["reason"]
+        body = refused(answer)
+        assert "may not look like" in body["reason"]
+        # The page says which label, in its language (the name rule alone would not).
+        assert body["reason_key"] == "web.name.reserved" and body["field"] == "name"
+        assert body["reason_params"]["label"] in body["reason"]
 
 
 def test_a_name_that_only_begins_like_a_label_is_taken(tmp_path):
@@ -93,7 +99,10 @@ def test_guest_names_get_the_mixed_script_check(tmp_path):
     with browser(tmp_path) as http:
         answers = try_every_way(http, "Bot \u1427 hard")  # Canadian syllabics among Latin
         for answer in answers:
-            assert "one script" in refused(answer)["reason"]
+            body = refused(answer)
+            assert "one script" in body["reason"]
+            assert body["reason_key"] == "web.name.mixed_scripts"
+            assert body["reason_params"] == {"scripts": "Canadian Aboriginal, Latin"}
         assert refused(answers[0])["scripts"] == ["CANADIAN_ABORIGINAL", "LATIN"]
         # A guest may still write in any one script, or mix them as people do.
         code = create_room(http, "skyjo", {"players": 3})["code"]

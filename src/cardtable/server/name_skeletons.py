@@ -112,9 +112,35 @@ class MixedScriptsError(DisplayNameError):
     """A name mixing scripts as people do not write them; ``scripts`` are those."""
 
     def __init__(self, scripts: frozenset[str]) -> None:
-        shown = ", ".join(sorted(script.title() for script in scripts))
+        shown = ", ".join(sorted(script.replace("_", " ").title() for script in scripts))
         super().__init__(f"a name is written in one script, not a mix of {shown}")
         self.scripts = scripts
+        self.shown = shown
+
+
+class ReservedNameError(DisplayNameError):
+    """A name that looks like a bot's or a former player's label (``label``)."""
+
+    def __init__(self, label: str) -> None:
+        super().__init__(f"a name may not look like {label!r}, the table's own label")
+        self.label = label
+
+
+def name_refusal(error: DisplayNameError) -> dict[str, object]:
+    """The fields of a ``bad_name`` answer besides its English reason: the field, and
+    for the refusals a client cannot tell from the name rule (a mix of scripts, a
+    reserved label) a catalog key and its parameters (``reason_key``,
+    ``reason_params``), so that the page says which, in its language."""
+    fields: dict[str, object] = {"field": "name"}
+    if isinstance(error, MixedScriptsError):
+        fields |= {
+            "scripts": sorted(error.scripts),
+            "reason_key": "web.name.mixed_scripts",
+            "reason_params": {"scripts": error.shown},
+        }
+    elif isinstance(error, ReservedNameError):
+        fields |= {"reason_key": "web.name.reserved", "reason_params": {"label": error.label}}
+    return fields
 
 
 @functools.cache
@@ -152,12 +178,12 @@ def checked_name(raw: str) -> str:
     """``raw`` as a name an account or a guest may take: a display name
     (:func:`~cardtable.display_names.clean_name`) in one script as people write them
     (:class:`MixedScriptsError` otherwise), that looks like no reserved label
-    (:class:`~cardtable.display_names.DisplayNameError` naming the label)."""
+    (:class:`ReservedNameError` naming the label)."""
     name = clean_name(raw)
     mixed = mixed_scripts(name)
     if mixed is not None:
         raise MixedScriptsError(mixed)
     label = reserved_label(name)
     if label is not None:
-        raise DisplayNameError(f"a name may not look like {label!r}, the table's own label")
+        raise ReservedNameError(label)
     return name

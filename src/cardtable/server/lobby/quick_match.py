@@ -40,7 +40,7 @@ from ..edges.http import client_address
 from ..edges.sessions import SignedIn
 from ..errors import ApiError, RoomError, too_many
 from ..ladder import BOT_SEEDS, CENTER, Ladder, bot_player, ladder_of, user_player
-from ..name_skeletons import checked_name
+from ..name_skeletons import checked_name, name_refusal
 from ..ops.limits import AddressBuckets
 from ..rooms.protocol import QuickMatch
 from ..rooms.room import Room
@@ -85,7 +85,7 @@ class QuickMatchApi:
         try:
             name = checked_name(body.name)
         except DisplayNameError as error:
-            raise ApiError("bad_name", str(error), {"field": "name"}) from None
+            raise ApiError("bad_name", str(error), name_refusal(error)) from None
         user = await self.signed_in(request)
         answer = await self._seat(body, name, address, user)
         # The bot offered: on the table's ladder; at a house-rules table (unrated), on

@@ -44,7 +44,7 @@ from ..edges.sessions import (
     set_session_cookie,
 )
 from ..errors import ApiError, too_many
-from ..name_skeletons import FORMER_PLAYER, MixedScriptsError, checked_name, skeleton_hash
+from ..name_skeletons import FORMER_PLAYER, checked_name, name_refusal, skeleton_hash
 from ..ops.limits import AddressBuckets
 from ..rooms.table import Table
 from ..storage.records import UserRecord
@@ -90,12 +90,8 @@ def _new_name(raw: str) -> str:
     no bot's or former player's label."""
     try:
         return checked_name(raw)
-    except MixedScriptsError as error:
-        raise ApiError(
-            "bad_name", str(error), {"field": "name", "scripts": sorted(error.scripts)}
-        ) from None
     except DisplayNameError as error:
-        raise ApiError("bad_name", str(error), {"field": "name"}) from None
+        raise ApiError("bad_name", str(error), name_refusal(error)) from None
 
 
 def _password(raw: str) -> str:
@@ -251,7 +247,9 @@ class AccountsApi:
             raise ApiError("name_taken", "this name is taken", {"field": "name"})
         if await self.storage.skeleton_taken(look):
             raise ApiError(
-                "name_taken", "this name looks like a name that is taken", {"field": "name"}
+                "name_taken",
+                "this name looks like a name that is taken",
+                {"field": "name", "reason_key": "web.name.looks_taken", "reason_params": {}},
             )
         hashed = await self.passwords.hash(password)
         now = self.clock()

@@ -11,7 +11,7 @@ from ...core import OptionError
 from ...display_names import DisplayNameError
 from ...statuses import SeatKind
 from ..errors import RoomError, option_refused
-from ..name_skeletons import checked_name
+from ..name_skeletons import checked_name, name_refusal
 from ..tokens import hash_token, new_seed, new_token, token_matches
 from .coach import coach_refusal
 from .events import START, EventRecord
@@ -38,7 +38,7 @@ class Lobby:
         try:
             name = checked_name(raw_name)
         except DisplayNameError as error:
-            raise RoomError("bad_name", str(error)) from None
+            raise RoomError("bad_name", str(error), name_refusal(error)) from None
         async with room.lock:
             if room.status != LOBBY:
                 raise RoomError("not_in_lobby", "the game has started; seats are fixed")

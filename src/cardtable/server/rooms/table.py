@@ -18,7 +18,7 @@ from ...display_names import DisplayNameError
 from ...games import get_game
 from ...statuses import RoomStatus, SeatKind
 from ..errors import RoomError, option_refused
-from ..name_skeletons import checked_name
+from ..name_skeletons import checked_name, name_refusal
 from ..ops.config import ServerConfig
 from ..ops.metrics import Metrics
 from ..ratings.jobs import GameRater
@@ -438,7 +438,7 @@ class Table:
             try:
                 display = checked_name(name)
             except DisplayNameError as error:
-                raise RoomError("bad_name", str(error)) from None
+                raise RoomError("bad_name", str(error), name_refusal(error)) from None
             humans = [index for index, seat in enumerate(seats) if seat.kind == SeatKind.HUMAN]
             if not humans:
                 raise RoomError("bad_seats", "a named creator needs a human seat")
