@@ -96,3 +96,26 @@ def test_register_sign_out_sign_in_and_delete_from_the_page(server, browser):
     )
     assert games.status == 401
     assert page.errors == []
+
+
+def test_a_refused_name_says_why_in_the_page_s_language(server, browser):
+    """The server's reason for a name the rule allows but the table refuses, worded by
+    the page: a mix of scripts (which ones), a bot's label, a look-alike of a taken name."""
+    page = new_page(browser, server, lang="de")
+    german = web_catalog("de")
+    page.goto(server + "/#/account")
+    guest(page)
+    bad_name = german["web.error.bad_name"]
+    fill(page, "register", "Iv\u0430n", PASSWORD)  # a Cyrillic a among Latin letters
+    mixed = german["web.name.mixed_scripts"].replace("{scripts}", "Cyrillic, Latin")
+    toast_shows(page, f"{bad_name} ({mixed})")
+    fill(page, "register", "Bot \ua78f hard", PASSWORD)  # U+A78F looks like the middle dot
+    reserved = german["web.name.reserved"].replace("{label}", "Bot · hard")  # as shown
+    toast_shows(page, f"{bad_name} ({reserved})")
+    fill(page, "register", "Bob Lane", PASSWORD)
+    assert member(page)
+    page.click("#signout-button")
+    guest(page)
+    fill(page, "register", "B0b Lane", PASSWORD)  # a zero for the O
+    toast_shows(page, f"{german['web.error.name_taken']} ({german['web.name.looks_taken']})")
+    assert page.errors == []

@@ -166,7 +166,12 @@ def _loose(name: str) -> str:
 
 @functools.cache
 def _reserved() -> dict[str, str]:
-    return {_loose(label): label for label in sorted(reserved_labels())}
+    # Of the labels one skeleton covers (the terminal's "bot hard", the page's "Bot ·
+    # hard"), the longest is the one named in a refusal: the label as the page shows it.
+    return {
+        _loose(label): label
+        for label in sorted(reserved_labels(), key=lambda text: (len(text), text))
+    }
 
 
 def reserved_label(name: str) -> str | None:
