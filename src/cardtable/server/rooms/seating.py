@@ -78,17 +78,24 @@ class Lobby:
             seat = room.seats[seat_index]
             if seat.token_hash is None or not token_matches(token, seat.token_hash):
                 return False
-            room.seats[seat_index] = Seat(SeatKind.HUMAN)
-            try:
-                await room.commit_room_event()
-            except Exception:
-                room.seats[seat_index] = seat
-                room.version -= 1
-                raise
-            room.joined_from.pop(seat_index, None)
+            await self._vacate(seat_index)
             room.touch()
         log.info("a join given back", extra=room.log_fields(seat=seat_index))
         return True
+
+    async def _vacate(self, seat_index: int) -> None:
+        """Under the room's lock: seat ``seat_index`` free again, committed (the seat as it
+        was if the commit fails), and no longer counted against its joiner's address."""
+        room = self.room
+        seat = room.seats[seat_index]
+        room.seats[seat_index] = Seat(SeatKind.HUMAN)
+        try:
+            await room.commit_room_event()
+        except Exception:
+            room.seats[seat_index] = seat
+            room.version -= 1
+            raise
+        room.joined_from.pop(seat_index, None)
 
     async def remove(self, host_token: str, seat_index: int, asker: int | None) -> None:
         """Host only, before the start: free seat ``seat_index``, which a waiting player
@@ -107,14 +114,7 @@ class Lobby:
                 raise RoomError("seat_not_taken", f"nobody sits in seat {seat_index}")
             if seat_index == asker:
                 raise RoomError("remove_self", "the host keeps their own seat")
-            room.seats[seat_index] = Seat(SeatKind.HUMAN)
-            try:
-                await room.commit_room_event()
-            except Exception:
-                room.seats[seat_index] = seat
-                room.version -= 1
-                raise
-            room.joined_from.pop(seat_index, None)
+            await self._vacate(seat_index)
             room.claims.pop(seat_index, None)  # the next player there is somebody else
             await room.table.storage.release_seat_claim(room.code, seat_index)
             room.unseat(seat_index, {"type": "removed", "seat": seat_index})
