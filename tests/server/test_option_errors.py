@@ -64,6 +64,8 @@ def test_create_room_refusal_carries_the_option_and_its_range(tmp_path):
             "allowed.int",
             {"low": 2, "high": 8},
         )
-        # Refusals of other kinds keep their two fields.
+        # A refusal of another kind carries none of an option's fields (a refused name
+        # names its field, as every route refusing a name does).
         response = http.post("/api/rooms", json={"game": "skyjo", "name": "<b>"})
-        assert set(response.json()) == {"error", "reason"}
+        assert response.json() == {**response.json(), "error": "bad_name", "field": "name"}
+        assert set(response.json()) == {"error", "reason", "field"}
